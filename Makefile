@@ -1,0 +1,57 @@
+# I/O hints and file stream IDs: build, boot and test the patched kernel.
+# See README.md. Every target installs what it is missing (as root).
+
+SHELL := /bin/bash
+S := scripts
+
+.PHONY: all run test deps tree kernel selftests export check check-bisect \
+	vm-shell clean help
+
+all: help
+
+help:
+	@echo "make run           build, boot, run the demonstration workload"
+	@echo "make test          build, boot, run every test; ends 'N passed, N failed'"
+	@echo "make deps          install the Debian packages the project needs"
+	@echo "make tree          create/refresh build/linux (base + patches/)"
+	@echo "make kernel        build bzImage in build/obj"
+	@echo "make selftests     build the streams kselftests in build/selftests"
+	@echo "make export        export build/linux base..HEAD to patches/"
+	@echo "make check         check the series (applies, checkpatch, matches tree)"
+	@echo "make check-bisect  ... and build the kernel at every patch (slow)"
+	@echo "make vm-shell CMD='...'  run a command in the test VM"
+
+deps:
+	@$(S)/deps.sh
+
+tree: deps
+	@$(S)/tree.sh
+
+kernel: tree
+	@$(S)/build-kernel.sh
+
+selftests: tree
+	@$(S)/build-selftests.sh
+
+run: kernel selftests
+	@$(S)/vm.sh --out build/vm/run --timeout 600 -- $(CURDIR)/$(S)/guest/demo.sh; \
+	rc=$$?; cat build/vm/run/output.log; exit $$rc
+
+test: kernel selftests
+	@$(S)/run-tests.sh
+
+export:
+	@$(S)/export.sh
+
+check: tree
+	@$(S)/check-series.sh
+
+check-bisect: tree
+	@$(S)/check-series.sh --bisect
+
+vm-shell: kernel
+	@$(S)/vm.sh --out build/vm/shell -- bash -c '$(CMD)'; \
+	rc=$$?; cat build/vm/shell/output.log; exit $$rc
+
+clean:
+	rm -rf build/obj build/obj-bisect build/selftests build/vm build/test-results

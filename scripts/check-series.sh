@@ -1,0 +1,89 @@
+#!/bin/bash
+# Check the series, printing TAP:
+#  - every patch applies, in series order, to the pristine base;
+#  - scripts/checkpatch.pl --strict reports nothing on any patch;
+#  - patches/ and the commits base..HEAD of build/linux are the same;
+#  - every patch file in patches/ is listed in series (and vice versa).
+# With --bisect, also build the kernel at every patch (slow; own build dir).
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+bisect=0
+[ "${1:-}" = --bisect ] && bisect=1
+[ -d "$TREE/.git" ] || die "no kernel tree: run 'make tree' first"
+
+n=0 failed=0
+result() {	# result OK|FAIL description [diagnostic file]
+	n=$((n + 1))
+	if [ "$1" = OK ]; then
+		echo "ok $n $2"
+	else
+		failed=$((failed + 1))
+		[ -n "${3:-}" ] && sed 's/^/# /' "$3" | head -n 40
+		echo "not ok $n $2"
+	fi
+}
+
+mapfile -t files < <(series_files)
+echo "TAP version 13"
+echo "1..$(( ${#files[@]} * 2 + 2 + bisect * ${#files[@]} ))"
+tmp=$(mktemp -d)
+work=$tmp/wt
+trap 'git -C "$TREE" worktree remove --force "$work" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+
+# A scratch worktree at base: applying never touches build/linux itself.
+git -C "$TREE" worktree add -q --detach "$work" base
+applied=1
+for f in "${files[@]}"; do
+	p=$(basename "$f")
+	if [ $applied = 1 ] && git -C "$work" am -q --keep-cr "$f" > "$tmp/am.log" 2>&1; then
+		result OK "applies: $p"
+	else
+		[ $applied = 1 ] && git -C "$work" am --abort >/dev/null 2>&1
+		[ $applied = 1 ] || echo "an earlier patch did not apply" > "$tmp/am.log"
+		applied=0
+		result FAIL "applies: $p" "$tmp/am.log"
+	fi
+done
+
+# checkpatch's SPDX check runs Debian's python3 (it needs python3-ply).
+for f in "${files[@]}"; do
+	p=$(basename "$f")
+	( cd "$TREE" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
+		--quiet --show-types "$f" ) > "$tmp/cp.log" 2>&1
+	if [ $? = 0 ] && [ ! -s "$tmp/cp.log" ]; then
+		result OK "checkpatch --strict: $p"
+	else
+		result FAIL "checkpatch --strict: $p" "$tmp/cp.log"
+	fi
+done
+
+if [ "$(tree_patch_ids)" = "$(series_patch_ids)" ]; then
+	result OK "patches/ matches build/linux base..HEAD"
+else
+	echo "run 'make export' after committing in build/linux" > "$tmp/ids.log"
+	result FAIL "patches/ matches build/linux base..HEAD" "$tmp/ids.log"
+fi
+
+( cd "$PATCHES" && ls [0-9]*.patch 2>/dev/null | grep -v '^0000-cover-letter' ) > "$tmp/on-disk"
+series_files | xargs -r -n1 basename > "$tmp/listed"
+if diff -u "$tmp/listed" "$tmp/on-disk" > "$tmp/diff.log"; then
+	result OK "series lists exactly the patch files"
+else
+	result FAIL "series lists exactly the patch files" "$tmp/diff.log"
+fi
+
+if [ $bisect = 1 ]; then
+	git -C "$work" reset -q --hard base
+	for f in "${files[@]}"; do
+		p=$(basename "$f")
+		git -C "$work" am -q --keep-cr "$f" >/dev/null 2>&1
+		if TREE=$work bash "$ROOT/scripts/build-kernel.sh" "$BUILD/obj-bisect" > "$tmp/build.log" 2>&1; then
+			result OK "builds: $p"
+		else
+			tail -n 30 "$tmp/build.log" > "$tmp/build.tail"
+			result FAIL "builds: $p" "$tmp/build.tail"
+		fi
+	done
+fi
+[ $failed = 0 ]

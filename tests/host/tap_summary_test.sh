@@ -1,0 +1,95 @@
+#!/bin/bash
+# The summary must never turn a broken or empty run into a green one.
+# Feeds scripts/tap-summary.sh small TAP/KTAP streams and checks its verdict.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+summary=$here/../../scripts/tap-summary.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 fails=0
+
+# check NAME EXPECTED_EXIT EXPECTED_LAST_LINE [PATTERN] -- stdin: file body
+# (a body of "@missing" means the file does not exist; NAME.rc via $RC)
+check() {
+	local name=$1 want_rc=$2 want_last=$3 pattern=${4:-} f out rc
+	f=$tmp/$name.tap
+	cat > "$f"
+	[ "$(cat "$f")" = "@missing" ] && rm -f "$f"
+	rm -f "$tmp/$name.rc"
+	[ -n "${RC:-}" ] && echo "$RC" > "$tmp/$name.rc"
+	out=$("$summary" "$f" 2>&1); rc=$?
+	n=$((n + 1))
+	if [ "$rc" = "$want_rc" ] && [ "$(tail -n 1 <<<"$out")" = "$want_last" ] &&
+	   { [ -z "$pattern" ] || grep -q -- "$pattern" <<<"$out"; }; then
+		echo "ok $n $name"
+	else
+		fails=$((fails + 1))
+		sed 's/^/# /' <<<"$out"
+		echo "not ok $n $name (exit $rc, wanted $want_rc and '$want_last')"
+	fi
+}
+
+echo "TAP version 13"
+echo "1..10"
+check all_pass 0 "2 passed, 0 failed, 0 skipped" <<'EOF2'
+TAP version 13
+1..2
+ok 1 a
+ok 2 b
+EOF2
+check one_failure_shows_diagnostics 1 "1 passed, 1 failed, 0 skipped" "Expected 3" <<'EOF2'
+1..2
+ok 1 a
+# t.c:10:b:Expected 3 (3) == counts[g] (0)
+not ok 2 b
+EOF2
+check skip_counts 0 "1 passed, 0 failed, 1 skipped" "no device" <<'EOF2'
+1..2
+ok 1 a
+ok 2 b # SKIP no device
+EOF2
+check nothing_ran_fails 1 "0 passed, 1 failed, 0 skipped" <<'EOF2'
+TAP version 13
+EOF2
+check missing_file_fails 1 "0 passed, 1 failed, 0 skipped" "no output" <<'EOF2'
+@missing
+EOF2
+check short_plan_fails 1 "1 passed, 1 failed, 0 skipped" "planned 3" <<'EOF2'
+1..3
+ok 1 a
+EOF2
+RC=139 check crash_after_passes_fails 1 "1 passed, 1 failed, 0 skipped" "status 139" <<'EOF2'
+1..1
+ok 1 a
+EOF2
+check all_skipped_is_not_green 1 "0 passed, 0 failed, 1 skipped" <<'EOF2'
+1..1
+ok 1 a # SKIP nothing here
+EOF2
+check ktap_leaves_only 0 "3 passed, 0 failed, 0 skipped" "suite_a.case_1" <<'EOF2'
+KTAP version 1
+1..2
+    KTAP version 1
+    # Subtest: suite_a
+    1..2
+    ok 1 case_1
+    ok 2 case_2
+ok 1 suite_a
+    KTAP version 1
+    # Subtest: suite_b
+    1..1
+    ok 1 case_x
+ok 2 suite_b
+EOF2
+check ktap_nested_failure 1 "1 passed, 1 failed, 0 skipped" "suite_a.case_2" <<'EOF2'
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: suite_a
+    1..2
+    ok 1 case_1
+    # case_2: EXPECTATION FAILED at x.c:3
+    not ok 2 case_2
+not ok 1 suite_a
+EOF2
+[ $fails = 0 ]
