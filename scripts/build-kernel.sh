@@ -7,7 +7,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 OBJ=${1:-$OBJ}
-FRAGMENT=$ROOT/kernel/streams.config
+FRAGMENT=${FRAGMENT:-$ROOT/kernel/streams.config}
 [ -d "$TREE/.git" ] || die "no kernel tree: run 'make tree' first"
 mkdir -p "$OBJ"
 use_ccache

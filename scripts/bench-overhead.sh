@@ -1,0 +1,67 @@
+#!/bin/bash
+# What the hint path costs: fio 4 KiB random I/O on null_blk, the patched
+# kernel against the unpatched 6.12 base built from the same config, booted
+# alternately in the same QEMU setup, REPS times each.
+# Writes build/bench/overhead.txt (raw) and build/bench/overhead.md (table).
+#
+#   bench-overhead.sh [REPS]     (default 3; RUNTIME=seconds per fio job)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+reps=${1:-3}
+out=$BUILD/bench
+base_tree=$BUILD/linux-base
+base_obj=$BUILD/obj-base
+mkdir -p "$out"
+
+# The base: the same tree at tag "base", same fragment less what the series
+# adds to Kconfig.
+if [ ! -d "$base_tree" ]; then
+	git -C "$TREE" worktree add -q --detach "$base_tree" base
+fi
+frag=$out/base.config
+while IFS= read -r line; do
+	case $line in
+	CONFIG_*=*)
+		sym=${line%%=*}; sym=${sym#CONFIG_}
+		git -C "$base_tree" grep -q "^config $sym\$" -- '*Kconfig*' || continue ;;
+	esac
+	printf '%s\n' "$line"
+done < "$ROOT/kernel/streams.config" > "$frag"
+TREE=$base_tree FRAGMENT=$frag "$ROOT/scripts/build-kernel.sh" "$base_obj" >&2
+"$ROOT/scripts/build-kernel.sh" >&2
+
+raw=$out/overhead.txt
+: > "$raw"
+for rep in $(seq "$reps"); do
+	for k in base patched; do
+		kern=$OBJ/arch/x86/boot/bzImage
+		[ $k = base ] && kern=$base_obj/arch/x86/boot/bzImage
+		log "rep $rep/$reps: $k kernel"
+		"$ROOT/scripts/vm.sh" --kernel "$kern" --out "$out/vm-$k" \
+			--timeout 900 -- env RUNTIME="${RUNTIME:-3}" \
+			"$ROOT/scripts/guest/bench-nullblk.sh" > /dev/null ||
+			die "benchmark VM failed; see $out/vm-$k/console.log"
+		sed "s/^/$k $rep /" "$out/vm-$k/output.log" >> "$raw"
+	done
+done
+
+# Median, min and max per (engine, rw, jobs) and kernel; ratio of medians.
+{
+	echo "| engine | rw | jobs | base IOPS median (min-max) | patched IOPS median (min-max) | patched/base |"
+	echo "|---|---|---|---|---|---|"
+	awk '{ print $3, $4, $5 }' "$raw" | sort -u | while read -r e rw j; do
+		stat() {
+			awk -v k="$1" -v e="$e" -v rw="$rw" -v j="$j" \
+				'$1 == k && $3 == e && $4 == rw && $5 == j { print $6 }' "$raw" |
+				sort -n | awk '{ v[NR] = $1 } END {
+					m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+					printf "%d %d %d\n", m, v[1], v[NR] }'
+		}
+		read -r bm bl bh < <(stat base)
+		read -r pm pl ph < <(stat patched)
+		ratio=$(awk -v p="$pm" -v b="$bm" 'BEGIN { printf "%.3f", b ? p / b : 0 }')
+		echo "| $e | $rw | $j | $bm ($bl-$bh) | $pm ($pl-$ph) | $ratio |"
+	done
+} > "$out/overhead.md"
+cat "$out/overhead.md"
