@@ -24,7 +24,7 @@ while IFS= read -r line; do
 	case $line in
 	CONFIG_*=*)
 		sym=${line%%=*}; sym=${sym#CONFIG_}
-		git -C "$base_tree" grep -q "^config $sym\$" -- '*Kconfig*' || continue ;;
+		git -C "$base_tree" grep -qE "^(menu)?config $sym\$" -- '*Kconfig*' || continue ;;
 	esac
 	printf '%s\n' "$line"
 done < "$ROOT/kernel/streams.config" > "$frag"

@@ -8,7 +8,7 @@ set -euo pipefail
 
 OBJ=${1:-$OBJ}
 FRAGMENT=${FRAGMENT:-$ROOT/kernel/streams.config}
-[ -d "$TREE/.git" ] || die "no kernel tree: run 'make tree' first"
+[ -e "$TREE/.git" ] || die "no kernel tree: run 'make tree' first"
 mkdir -p "$OBJ"
 use_ccache
 JOBS=${JOBS:-$(($(nproc) + 1))}
