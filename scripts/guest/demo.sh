@@ -17,12 +17,30 @@ echo
 echo "=== QEMU NVMe: optional admin command support (no Directives bit 5)"
 nvme id-ctrl /dev/nvme0 2>/dev/null | grep -E '^(mn|oacs) '
 echo
-echo "=== NVMe over the loop target on /dev/ram0"
-nvmet=$("$here/nvmet-loop.sh" up /dev/ram0 demo) && {
+echo "=== NVMe over the loop target on /dev/ram0, offering 8 streams"
+ns=/sys/kernel/config/nvmet/subsystems/demo/namespaces/1
+if nvmet=$(NVMET_NS_ATTRS="streams=8" "$here/nvmet-loop.sh" up /dev/ram0 demo); then
+	d=${nvmet#/dev/}
 	echo "connected as $nvmet"
-	nvme id-ctrl "${nvmet%n*}" 2>/dev/null | grep -E '^(mn|oacs) '
+	for a in max_write_streams write_stream_map; do
+		[ -f /sys/block/$d/queue/$a ] && { echo "queue/$a:"; sed 's/^/  /' /sys/block/$d/queue/$a; }
+	done
+	if [ -f $ns/stream_stats ]; then
+		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$nvmet" &&
+		mkdir -p /mnt/nvme && mount "$nvmet" /mnt/nvme && {
+			echo 0 > $ns/stream_stats
+			# fsync-heavy small writes (journal), one file per hint
+			fio --directory=/mnt/nvme --rw=write --bs=4k --size=2m \
+				--fsync=4 --output=/dev/null \
+				--name=nohint --name=short --write_hint=short \
+				--name=extreme --write_hint=extreme || echo "fio failed"
+			umount /mnt/nvme
+			echo "write commands per stream received by nvmet (stream 0: none):"
+			awk '$2 != 0 { printf "  stream %2d: %6d writes %8d blocks\n", $1, $2, $3 }' $ns/stream_stats
+		}
+	fi
 	"$here/nvmet-loop.sh" down demo
-}
+fi
 echo
 # XFS: in 6.12 its buffered writeback (iomap) carries the inode's hint; ext4's does not.
 echo "=== workload: XFS on /dev/$sd, one fio job per lifetime hint (buffered)"
