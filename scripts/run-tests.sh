@@ -43,7 +43,8 @@ files+=("$res/vm/guest/kunit.ktap")
 	echo "1..2"
 	if [ $vm_rc = 0 ]; then echo "ok 1 guest ran to the end"
 	else sed 's/^/# /' "$res/vm.log" | tail -n 30; echo "not ok 1 guest ran to the end (vm.sh exit $vm_rc)"; fi
-	bad=$(grep -E 'WARNING:|BUG:|Oops|Kernel panic|Call Trace:' "$res/vm/guest/dmesg.log" 2>/dev/null | head -n 20)
+	bad=$(cat "$res/vm/guest/dmesg-boot.log" "$res/vm/guest/dmesg.log" 2>/dev/null |
+		grep -E 'WARNING:|BUG:|Oops|Kernel panic|Call Trace:' | head -n 20)
 	if [ -f "$res/vm/guest/dmesg.log" ] && [ -z "$bad" ]; then echo "ok 2 kernel log has no WARNING, BUG or Oops"
 	else printf '%s\n' "$bad" | sed 's/^/# /'; echo "not ok 2 kernel log has no WARNING, BUG or Oops"; fi
 } > "$res/kernel.tap"
