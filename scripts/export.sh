@@ -17,8 +17,16 @@ trap 'rm -rf "$tmp"' EXIT
 
 # --zero-commit and --no-signature keep the files identical across machines
 # (commit ids differ with the committer date; the git version does not matter).
+# series.version: the version being prepared ([PATCH vN ...] from 2 on).
+version=$(cat "$ROOT/series.version" 2>/dev/null || echo 1)
+vflag=
+[ "$version" -gt 1 ] && vflag=-v$version
 git -C "$TREE" format-patch -q --zero-commit --no-signature --cover-letter \
-	--subject-prefix="PATCH" -o "$tmp" base..HEAD
+	$vflag -o "$tmp" base..HEAD
+# File names stay NNNN-*.patch whatever the version.
+for f in "$tmp"/v"$version"-*.patch; do
+	[ -e "$f" ] && mv "$f" "$tmp/${f##*/v"$version"-}"
+done
 
 new_cover=$(ls "$tmp"/0000-cover-letter.patch)
 if [ -f "$cover" ]; then
