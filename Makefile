@@ -5,7 +5,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: all run test deps tree kernel selftests export check check-bisect \
-	vm-shell clean help
+	vm-shell bench bench-quick clean help
 
 all: help
 
@@ -20,6 +20,8 @@ help:
 	@echo "make check         check the series (applies, checkpatch, matches tree)"
 	@echo "make check-bisect  ... and build the kernel at every patch (slow)"
 	@echo "make vm-shell CMD='...'  run a command in the test VM"
+	@echo "make bench         overhead (null_blk) and WAF benchmarks, report in build/bench"
+	@echo "make bench-quick   the same, small: minutes"
 
 deps:
 	@$(S)/deps.sh
@@ -52,6 +54,14 @@ check-bisect: tree
 vm-shell: kernel
 	@$(S)/vm.sh --out build/vm/shell -- bash -c '$(CMD)'; \
 	rc=$$?; cat build/vm/shell/output.log; exit $$rc
+
+bench: kernel
+	@$(S)/bench-overhead.sh 5
+	@bench/waf.sh 4
+
+bench-quick: kernel
+	@RUNTIME=2 $(S)/bench-overhead.sh 1
+	@bench/waf.sh 1
 
 clean:
 	rm -rf build/obj build/obj-bisect build/selftests build/vm build/test-results

@@ -35,6 +35,7 @@ make_base() {
 	git config user.name "${IDENT% <*}"
 	git config user.email "io-hints@example.org"
 	git config core.abbrev 12
+	git config gc.auto 0	# no background repacks of 90k files mid-run
 	# -f: the tarball is pristine source; the dot-files that .gitignore
 	# would skip (every .gitignore among them) belong to it.
 	git add -f -A

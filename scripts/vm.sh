@@ -65,7 +65,7 @@ CPU=max
 
 CMDLINE="console=ttyS0 panic=-1 oops=panic quiet loglevel=4"
 CMDLINE="$CMDLINE root=r rootfstype=9p rootflags=trans=virtio,version=9p2000.L,cache=loose ro"
-CMDLINE="$CMDLINE init=$ROOT/scripts/guest/init.sh"
+CMDLINE="$CMDLINE init=$ROOT/scripts/guest/init.sh streams_build=$BUILD"
 CMDLINE="$CMDLINE scsi_debug.dev_size_mb=512 brd.rd_nr=1 brd.rd_size=262144"
 CMDLINE="$CMDLINE $APPEND"
 

@@ -14,8 +14,27 @@ ln -sf /proc/self/fd/1 /dev/stdout
 ln -sf /proc/self/fd/2 /dev/stderr
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmp /dev/shm
+# The repository and its build directory must stay visible even when they
+# live under a directory that gets a tmpfs below (CI may clone into /tmp):
+# hold them with bind mounts and put them back afterwards.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+keep="$root ${streams_build:-$root/build}"
+hold=/dev/shm/hold
+i=0
+for k in $keep; do
+	mkdir -p $hold/$i && mount --bind "$k" $hold/$i
+	i=$((i + 1))
+done
 for d in /tmp /run /mnt /var/tmp /var/lock; do
 	mount -t tmpfs -o mode=1777 tmp "$d" 2>/dev/null
+done
+i=0
+for k in $keep; do
+	case $k in
+	/tmp/*|/run/*|/mnt/*|/var/tmp/*|/var/lock/*)
+		mkdir -p "$k" && mount --bind $hold/$i "$k" ;;
+	esac
+	i=$((i + 1))
 done
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing
