@@ -15,14 +15,15 @@ mnt=/mnt/bench
 mkdir -p "$out" "$mnt"
 echo 32768 > $T/buffer_size_kb
 
-# Sizes scale with SCALE (1: the full benchmark, smaller for bench-quick).
-mib() { echo $(( $1 * scale / 4 > 0 ? $1 * scale / 4 : 1 )); }
+# The file system is 128 MiB (the simulator's logical space) and half full
+# of long-lived data; the workloads' footprints fit in the rest, and SCALE
+# only sets how much they overwrite.
+FS_MIB=128
+io() { echo $(( $1 * scale )); }
 
-# Long-lived data filling half the file system first, so that garbage
-# collection has live data to copy and placement matters.
 fill() {
-	fio --directory=$mnt --name=static --rw=write --bs=1m \
-		--size=$(mib 128)m --output=/dev/null
+	fio --directory=$mnt --name=static --rw=write --bs=1m --size=56m \
+		--output=/dev/null
 }
 
 wl_mixed() {	# files with mixed lifetimes written concurrently; $1: hints?
@@ -31,41 +32,43 @@ wl_mixed() {	# files with mixed lifetimes written concurrently; $1: hints?
 		h1=--write_hint=short h2=--write_hint=medium h3=--write_hint=extreme
 	fi
 	fio --directory=$mnt --ioengine=psync --bs=4k --output=/dev/null \
-		--name=hot --rw=randwrite --size=$(mib 16)m --io_size=$(mib 96)m $h1 \
-		--name=warm --rw=randwrite --size=$(mib 32)m --io_size=$(mib 48)m $h2 \
-		--name=cold --rw=write --size=$(mib 64)m $h3
+		--name=hot --rw=randwrite --size=8m --io_size=$(io 24)m $h1 \
+		--name=warm --rw=randwrite --size=16m --io_size=$(io 12)m $h2 \
+		--name=cold --rw=write --size=24m $h3
 }
 
 wl_varmail() {	# fsync-heavy small files, created and deleted
 	fio --directory=$mnt --ioengine=psync --bs=4k --output=/dev/null \
 		--name=mail --rw=write --nrfiles=400 --filesize=16k \
-		--fsync=1 --unlink=1 --loops=$(( 2 * scale > 0 ? 2 * scale : 1 )) \
-		--file_service_type=sequential --size=$(mib 24)m
+		--fsync=1 --unlink=1 --loops=$(io 2) \
+		--file_service_type=sequential --size=6400k
 }
 
 wl_dbwal() {	# WAL appends + random page overwrites + checkpoints
-	"$BUILD/bench/dbwal" $mnt "$(mib 48)" $(( 6000 * scale / 4 + 500 ))
+	"$BUILD/bench/dbwal" $mnt 24 $(io 1500)
 }
 
 wl_bgcopy() {	# foreground overwrites next to an ionice -c3 copy
 	fio --directory=$mnt --ioengine=psync --bs=4k --direct=1 \
-		--output=/dev/null --name=fg --rw=randwrite --size=$(mib 24)m \
-		--io_size=$(mib 96)m &
+		--output=/dev/null --name=fg --rw=randwrite --size=12m \
+		--io_size=$(io 24)m &
+	local fg=$!
 	ionice -c3 fio --directory=$mnt --ioengine=psync --bs=64k --direct=1 \
-		--output=/dev/null --name=backup --rw=write --size=$(mib 96)m
-	wait
+		--output=/dev/null --name=backup --rw=write --size=32m
+	wait $fg
 }
 
 wl_swap() {	# swap-out pressure next to data writes
 	local cg=/sys/fs/cgroup/bench-swap
-	fallocate -l $(( $(mib 48) ))M $mnt/swapfile && chmod 600 $mnt/swapfile &&
+	fallocate -l 24M $mnt/swapfile && chmod 600 $mnt/swapfile &&
 		mkswap $mnt/swapfile >/dev/null && swapon $mnt/swapfile || return 1
 	echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 	mkdir -p $cg && echo 16M > $cg/memory.max
 	fio --directory=$mnt --ioengine=psync --bs=4k --output=/dev/null \
-		--name=data --rw=randwrite --size=$(mib 32)m --io_size=$(mib 64)m &
-	sh -c "echo \$\$ > $cg/cgroup.procs; exec $BUILD/bench/memhog $(mib 64)"
-	wait
+		--name=data --rw=randwrite --size=12m --io_size=$(io 16)m &
+	local data=$!
+	sh -c "echo \$\$ > $cg/cgroup.procs; exec $BUILD/bench/memhog 32"
+	wait $data
 	swapoff $mnt/swapfile
 	rmdir $cg
 }
@@ -77,13 +80,22 @@ for n in $streams; do
 	for wl in $workloads; do
 		echo "== $wl on $disk with $n streams"
 		blkdiscard "$nvme" 2>/dev/null
-		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0,nodiscard "$nvme" || exit 1
+		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0,nodiscard \
+			"$nvme" ${FS_MIB}M || exit 1
 		mount -o discard "$nvme" $mnt || exit 1
 		echo > $T/trace
 		echo 1 > $T/events/block/block_rq_hints/enable
-		grep --line-buffered "block_rq_hints: $devno " $T/trace_pipe > "$out/$wl-$n.raw" &
+		# The long-lived fill goes to a trace of its own: it is written
+		# once, the workload's trace is replayed several times.
+		grep --line-buffered "block_rq_hints: $devno " $T/trace_pipe > "$out/$wl-$n.fill.raw" &
 		reader=$!
 		fill
+		sync
+		sleep 1
+		kill $reader 2>/dev/null
+		wait $reader 2>/dev/null
+		grep --line-buffered "block_rq_hints: $devno " $T/trace_pipe > "$out/$wl-$n.raw" &
+		reader=$!
 		case $wl in
 		mixed) wl_mixed hints ;;
 		mixed-nohints) wl_mixed none ;;

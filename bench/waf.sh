@@ -22,19 +22,26 @@ streams="4 8 16"
 workloads="mixed mixed-nohints varmail dbwal bgcopy swap"
 policies="single lifetime kernel oracle autostream"
 op=${OP:-0.07}
+# 256 KiB erase blocks: with 16 streams open on a 256 MiB model, 1 MiB
+# blocks would not fit in 7% of spare space.
+block_pages=64
 mkdir -p "$out" "$traces"
 
 make -s -C "$ROOT/sim"
 gcc -O2 -Wall -o "$out/dbwal" "$ROOT/bench/dbwal.c"
 gcc -O2 -Wall -o "$out/memhog" "$ROOT/bench/memhog.c"
 
-rm -f "$traces"/*.raw
-log "capturing traces in the VM (streams: $streams; workloads: $workloads)"
-"$ROOT/scripts/vm.sh" --out "$out/vm-waf" --timeout 3000 --mem 3072 -- \
-	"$ROOT/bench/capture.sh" /mnt/results/traces "$streams" "$workloads" "$scale" \
-	> "$out/capture.log" 2>&1 || die "capture failed; see $out/vm-waf/console.log"
-mkdir -p "$traces"
-cp "$out"/vm-waf/traces/*.raw "$traces"/
+# REUSE_TRACES=1 replays the traces of the last capture again.
+if [ "${REUSE_TRACES:-0}" != 1 ]; then
+	rm -rf "$traces" "$out/vm-waf/traces"
+	log "capturing traces in the VM (streams: $streams; workloads: $workloads)"
+	"$ROOT/scripts/vm.sh" --out "$out/vm-waf" --timeout 3000 --mem 3072 -- \
+		"$ROOT/bench/capture.sh" /mnt/results/traces "$streams" \
+		"$workloads" "$scale" > "$out/capture.log" 2>&1 ||
+		die "capture failed; see $out/vm-waf/console.log"
+	mkdir -p "$traces"
+	cp "$out"/vm-waf/traces/*.raw "$traces"/
+fi
 
 # trace_pipe lines -> simulator records (see sim/README.md):
 #   ... block_rq_hints: 259,1 WS 2048 + 8 class=data hint=0 file=1a2b stream=3
@@ -51,17 +58,34 @@ to_sim() {
 }
 
 # The file system's size in 4 KiB pages: the logical space of the model.
-pages=$(( 256 * 256 ))
+pages=$(( 128 * 256 ))
+# Each workload trace is replayed REPLAYS times back to back (the workload
+# run again on the same layout) after its file system's long-lived fill;
+# the fill and the first replay are warm-up, so that garbage collection
+# reaches a steady state.
+replays=${REPLAYS:-4}
 tsv=$out/waf.tsv
 echo -e "workload\tstreams\tpolicy\twaf\thost_pages" > "$tsv"
 for wl in $workloads; do
 	for n in $streams; do
 		raw=$traces/$wl-$n.raw
 		[ -s "$raw" ] || { echo "no trace for $wl with $n streams" >&2; continue; }
+		[ -f "$traces/$wl-$n.fill.raw" ] || : > "$traces/$wl-$n.fill.raw"
+		to_sim "$traces/$wl-$n.fill.raw" > "$traces/$wl-$n.fill.trace"
 		to_sim "$raw" > "$traces/$wl-$n.trace"
+		# The fill once, then the workload REPLAYS times; the fill and
+		# the first replay are warm-up.
+		{
+			cat "$traces/$wl-$n.fill.trace"
+			for _ in $(seq "$replays"); do cat "$traces/$wl-$n.trace"; done
+		} > "$traces/$wl-$n.replay"
+		one=$(cat "$traces/$wl-$n.fill.trace" "$traces/$wl-$n.trace" |
+			"$ROOT/sim/ftl-sim" --trace - --logical-pages $pages --op 1 |
+			awk '$1 == "host_pages" { print $2 }')
 		for p in $policies; do
-			waf=$("$ROOT/sim/ftl-sim" --trace "$traces/$wl-$n.trace" \
+			waf=$("$ROOT/sim/ftl-sim" --trace "$traces/$wl-$n.replay" \
 				--logical-pages $pages --op "$op" --streams "$n" \
+				--block-pages "$block_pages" --warmup-pages "$one" \
 				--policy "$p" | awk '$1 == "waf" { w = $2 } $1 == "host_pages" { h = $2 } END { print w "\t" h }')
 			echo -e "$wl\t$n\t$p\t$waf" >> "$tsv"
 		done
@@ -71,7 +95,7 @@ done
 # Table: one row per workload and stream count; the share of the oracle's
 # gain over single stream that the series' mapping achieves.
 {
-	echo "WAF (media/host page writes), op=$op, logical space 256 MiB, 1 MiB erase blocks"
+	echo "WAF (media/host page writes), op=$op, logical space 128 MiB, $((block_pages * 4)) KiB erase blocks, greedy GC, each trace replayed $replays times (first one warm-up)"
 	echo
 	echo "| workload | streams | host MiB | single | lifetime (6.12) | kernel (series) | autostream | oracle | series' share of oracle gain |"
 	echo "|---|---|---|---|---|---|---|---|---|"
