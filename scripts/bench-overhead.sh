@@ -20,14 +20,7 @@ if [ ! -d "$base_tree" ]; then
 	git -C "$TREE" worktree add -q --detach "$base_tree" base
 fi
 frag=$out/base.config
-while IFS= read -r line; do
-	case $line in
-	CONFIG_*=*)
-		sym=${line%%=*}; sym=${sym#CONFIG_}
-		git -C "$base_tree" grep -qE "^(menu)?config $sym\$" -- '*Kconfig*' || continue ;;
-	esac
-	printf '%s\n' "$line"
-done < "$ROOT/kernel/streams.config" > "$frag"
+fragment_for_tree "$base_tree" "$ROOT/kernel/streams.config" "$frag"
 TREE=$base_tree FRAGMENT=$frag "$ROOT/scripts/build-kernel.sh" "$base_obj" >&2
 "$ROOT/scripts/build-kernel.sh" >&2
 

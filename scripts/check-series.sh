@@ -99,7 +99,9 @@ if [ $bisect = 1 ]; then
 	for f in "${files[@]}"; do
 		p=$(basename "$f")
 		git -C "$work" am -q --keep-cr "$f" >/dev/null 2>&1
-		if TREE=$work bash "$ROOT/scripts/build-kernel.sh" "$BUILD/obj-bisect" > "$tmp/build.log" 2>&1; then
+		fragment_for_tree "$work" "$ROOT/kernel/streams.config" "$tmp/frag.config"
+		if TREE=$work FRAGMENT=$tmp/frag.config bash "$ROOT/scripts/build-kernel.sh" \
+			"$BUILD/obj-bisect" > "$tmp/build.log" 2>&1; then
 			result OK "builds: $p"
 		else
 			tail -n 30 "$tmp/build.log" > "$tmp/build.tail"

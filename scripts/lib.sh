@@ -38,3 +38,18 @@ use_ccache() {
 		export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 	fi
 }
+
+# Write to $3 the lines of kconfig fragment $2 whose symbols exist in the
+# tree $1: an earlier point of the series (or the base) lacks the symbols
+# that later patches add.
+fragment_for_tree() {
+	local tree=$1 frag=$2 out=$3 line sym
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			sym=${line%%=*}; sym=${sym#CONFIG_}
+			git -C "$tree" grep -qE "^(menu)?config $sym\$" -- '*Kconfig*' || continue ;;
+		esac
+		printf '%s\n' "$line"
+	done < "$frag" > "$out"
+}
