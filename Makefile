@@ -56,12 +56,12 @@ vm-shell: kernel
 	rc=$$?; cat build/vm/shell/output.log; exit $$rc
 
 bench: kernel
-	@$(S)/bench-overhead.sh 5
-	@bench/waf.sh 4
+	@RUNTIME=2 $(S)/bench-overhead.sh 3
+	@bench/waf.sh 3
 
 bench-quick: kernel
 	@RUNTIME=2 $(S)/bench-overhead.sh 1
-	@bench/waf.sh 1
+	@STREAMS=8 bench/waf.sh 1
 
 clean:
 	rm -rf build/obj build/obj-bisect build/selftests build/vm build/test-results

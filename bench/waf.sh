@@ -18,8 +18,8 @@ set -euo pipefail
 scale=${1:-4}
 out=$BUILD/bench
 traces=$out/traces
-streams="4 8 16"
-workloads="mixed mixed-nohints varmail dbwal bgcopy swap"
+streams=${STREAMS:-4 8 16}
+workloads=${WORKLOADS:-mixed mixed-nohints varmail dbwal bgcopy swap}
 policies="single lifetime kernel oracle autostream"
 op=${OP:-0.07}
 # 256 KiB erase blocks: with 16 streams open on a 256 MiB model, 1 MiB
@@ -30,6 +30,7 @@ mkdir -p "$out" "$traces"
 make -s -C "$ROOT/sim"
 gcc -O2 -Wall -o "$out/dbwal" "$ROOT/bench/dbwal.c"
 gcc -O2 -Wall -o "$out/memhog" "$ROOT/bench/memhog.c"
+gcc -O2 -Wall -o "$out/mailsim" "$ROOT/bench/mailsim.c"
 
 # REUSE_TRACES=1 replays the traces of the last capture again.
 if [ "${REUSE_TRACES:-0}" != 1 ]; then
@@ -64,16 +65,33 @@ sim_pages() {
 		awk '$1 == "host_pages" { print $2 }'
 }
 
-# The file system's size in 4 KiB pages: the logical space of the model.
+# The file system's size in 4 KiB pages: the logical space of the model;
+# the physical space adds the over-provisioning.
 pages=$(( 128 * 256 ))
-# Each workload trace is replayed REPLAYS times (default once) after its
-# file system's long-lived fill; the fill, and with REPLAYS > 1 the first
-# replay, are warm-up. Replaying a trace rewrites all its blocks in lockstep,
-# which makes every old block die at once and hides garbage collection:
-# longer runs (SCALE) are the better way to steady state.
-replays=${REPLAYS:-1}
+physical=$(awk -v p=$pages -v op="$op" 'BEGIN { printf "%d", p * (1 + op) }')
 tsv=$out/waf.tsv
 echo -e "workload\tstreams\tpolicy\twaf\thost_pages" > "$tsv"
+
+# Mapping variants, replayed with the simulator's copy of the series'
+# mapping (--policy map), to show what each part of the table buys:
+#   map          the series' table (must match what the kernel did)
+#   no-classes   no dedicated class streams
+#   no-lifetimes no streams set aside for the lifetime hints
+#   no-files     file stream IDs ignored: unhinted data on one stream
+#   reversed     class streams in the opposite order (background,
+#                paging, metadata, transaction, realtime)
+variants="map no-classes no-lifetimes no-files reversed"
+variant_args() {
+	case $1 in
+	map) echo "--policy map" ;;
+	no-classes) echo "--policy map --map-classes none" ;;
+	no-lifetimes) echo "--policy map --map-lifetimes 0" ;;
+	no-files) echo "--policy map --map-files 0" ;;
+	reversed) echo "--policy map --map-classes background,paging,metadata,transaction,realtime" ;;
+	*) echo "--policy $1" ;;
+	esac
+}
+
 for wl in $workloads; do
 	for n in $streams; do
 		raw=$traces/$wl-$n.raw
@@ -81,20 +99,28 @@ for wl in $workloads; do
 		[ -f "$traces/$wl-$n.fill.raw" ] || : > "$traces/$wl-$n.fill.raw"
 		to_sim "$traces/$wl-$n.fill.raw" > "$traces/$wl-$n.fill.trace"
 		to_sim "$raw" > "$traces/$wl-$n.trace"
-		# The fill once, then the workload REPLAYS times; the fill and
-		# the first replay are warm-up.
-		{
-			cat "$traces/$wl-$n.fill.trace"
-			for _ in $(seq "$replays"); do cat "$traces/$wl-$n.trace"; done
-		} > "$traces/$wl-$n.replay"
+		cat "$traces/$wl-$n.fill.trace" "$traces/$wl-$n.trace" \
+			> "$traces/$wl-$n.replay"
+		# Counting starts once the device has been written over once
+		# (garbage collection runs from then on) and not before the
+		# fill has ended.
 		warm=$(sim_pages "$traces/$wl-$n.fill.trace")
-		[ "$replays" -gt 1 ] && warm=$((warm + $(sim_pages "$traces/$wl-$n.trace")))
-		for p in $policies; do
-			waf=$("$ROOT/sim/ftl-sim" --trace "$traces/$wl-$n.replay" \
+		[ "$warm" -lt "$physical" ] && warm=$physical
+		for p in $policies $variants; do
+			# shellcheck disable=SC2046
+			"$ROOT/sim/ftl-sim" --trace "$traces/$wl-$n.replay" \
 				--logical-pages $pages --op "$op" --streams "$n" \
 				--block-pages "$block_pages" --warmup-pages "$warm" \
-				--policy "$p" | awk '$1 == "waf" { w = $2 } $1 == "host_pages" { h = $2 } END { print w "\t" h }')
-			echo -e "$wl\t$n\t$p\t$waf" >> "$tsv"
+				$(variant_args "$p") > "$traces/$wl-$n.$p.report"
+			read -r waf host differs < <(awk '$1 == "waf" { w = $2 }
+				$1 == "host_pages" { h = $2 }
+				$1 == "map_differs_from_kernel" { d = $2 }
+				END { print w, h, d }' "$traces/$wl-$n.$p.report")
+			# The simulator's copy of the table must put every write
+			# where the kernel did, or the variants mean nothing.
+			[ "$p" = map ] && [ "$differs" != 0 ] &&
+				die "$wl, $n streams: $differs writes not where the simulator's copy of the mapping puts them"
+			echo -e "$wl\t$n\t$p\t$waf\t$host" >> "$tsv"
 		done
 	done
 done
@@ -102,9 +128,9 @@ done
 # Table: one row per workload and stream count; the share of the oracle's
 # gain over single stream that the series' mapping achieves.
 {
-	echo "WAF (media/host page writes), op=$op, logical space 128 MiB, $((block_pages * 4)) KiB erase blocks, greedy GC, fill not counted, trace replayed $replays time(s)"
+	echo "WAF (media/host page writes), op=$op, logical space 128 MiB, $((block_pages * 4)) KiB erase blocks, greedy GC; counted after the fill and after the first $((physical / 256)) MiB (the device written over once); each trace replayed once"
 	echo
-	echo "| workload | streams | host MiB | single | lifetime (6.12) | kernel (series) | autostream | oracle | series' share of oracle gain |"
+	echo "| workload | streams | counted host MiB | single | lifetime (6.12) | kernel (series) | autostream | oracle | series' share of oracle gain |"
 	echo "|---|---|---|---|---|---|---|---|---|"
 	awk -F'\t' 'NR > 1 { w[$1 FS $2 FS $3] = $4; h[$1 FS $2] = $5; if (!seen[$1 FS $2]++) order[++n] = $1 FS $2 }
 		END {
@@ -116,5 +142,19 @@ done
 					s, w[k FS "lifetime"], ks, w[k FS "autostream"], o, share
 			}
 		}' FS='\t' "$tsv"
+	echo
+	echo "Mapping variants on the same traces (see bench/waf.sh): what each part of the series' table buys"
+	echo
+	echo "| workload | streams | series' table | no class streams | no lifetime streams | no file streams | classes reversed |"
+	echo "|---|---|---|---|---|---|---|"
+	awk -F'\t' 'NR > 1 { w[$1 FS $2 FS $3] = $4; if (!seen[$1 FS $2]++) order[++n] = $1 FS $2 }
+		END {
+			for (i = 1; i <= n; i++) {
+				k = order[i]; split(k, a, FS)
+				printf "| %s | %s | %s | %s | %s | %s | %s |\n", a[1], a[2],
+					w[k FS "map"], w[k FS "no-classes"], w[k FS "no-lifetimes"],
+					w[k FS "no-files"], w[k FS "reversed"]
+			}
+		}' "$tsv"
 } > "$out/waf.md"
 cat "$out/waf.md"

@@ -9,6 +9,11 @@
 #     --append ARGS    extra kernel command line (e.g. scsi_debug.foo=1)
 #     --timeout SECS   wall-clock limit for the whole VM (default 600)
 #     --mem MB         guest memory (default 2048)
+#     --icount         deterministic instruction counting (-icount shift=0,
+#                      sleep=off): the guest clock advances 1 ns per guest
+#                      instruction, so guest-measured rates count
+#                      instructions, not host time (for cost comparisons
+#                      that host noise would swamp)
 #
 # The guest's root is the host's / over virtio-9p, read-only; /tmp, /run and
 # /mnt are tmpfs. COMMAND runs in bash in /mnt/results with the repository
@@ -26,6 +31,7 @@ OUT=$BUILD/vm/out
 APPEND=
 TIMEOUT=600
 MEM=2048
+ICOUNT=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) KERNEL=$2; shift 2 ;;
@@ -33,6 +39,7 @@ while [ $# -gt 0 ]; do
 	--append) APPEND="$APPEND $2"; shift 2 ;;
 	--timeout) TIMEOUT=$2; shift 2 ;;
 	--mem) MEM=$2; shift 2 ;;
+	--icount) ICOUNT="-icount shift=0,sleep=off"; shift ;;
 	--) shift; break ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
@@ -62,6 +69,7 @@ truncate -s 1G "$NVME_IMG"
 ACCEL=${VM_ACCEL:-tcg}
 CPU=max
 [ "$ACCEL" = kvm ] && CPU=host
+[ -n "$ICOUNT" ] && [ "$ACCEL" = kvm ] && die "--icount needs TCG"
 
 CMDLINE="console=ttyS0 panic=-1 oops=panic quiet loglevel=4"
 CMDLINE="$CMDLINE root=r rootfstype=9p rootflags=trans=virtio,version=9p2000.L,cache=loose ro"
@@ -71,7 +79,7 @@ CMDLINE="$CMDLINE $APPEND"
 
 set +e
 timeout --foreground -k 5 "$TIMEOUT" qemu-system-x86_64 \
-	-accel "$ACCEL" -cpu "$CPU" -smp 2 -m "$MEM" \
+	-accel "$ACCEL" $ICOUNT -cpu "$CPU" -smp 2 -m "$MEM" \
 	-nodefaults -nographic -no-reboot -serial stdio \
 	-kernel "$KERNEL" -append "$CMDLINE" \
 	-fsdev local,id=r,path=/,security_model=none,readonly=on,multidevs=remap \

@@ -131,13 +131,13 @@ static const char *const class_names[NR_CLASSES] = {
 #define HINT_SHORT	2	/* WRITE_LIFE_SHORT, first real lifetime */
 
 /*
- * One request, already converted to whole 4 KiB pages. The file stream ID
- * is validated by the parser but no policy uses it yet, so it is not kept:
- * 16 bytes per record lets traces of tens of millions of requests fit.
+ * One request, already converted to whole 4 KiB pages: 20 bytes, so
+ * traces of tens of millions of requests fit.
  */
 struct record {
 	uint32_t page;		/* first logical page */
 	uint32_t npages;	/* may be 0 for a discard of a partial page */
+	uint32_t file;		/* file stream ID (low 32 bits), 0 = none */
 	uint8_t op;		/* enum rec_op */
 	uint8_t class;		/* enum io_class */
 	uint8_t hint;		/* write lifetime hint 0..5 */
@@ -149,7 +149,10 @@ struct record {
 /* Configuration                                                          */
 
 enum gc_policy { GC_GREEDY, GC_COST_BENEFIT };
-enum placement { PL_SINGLE, PL_KERNEL, PL_LIFETIME, PL_ORACLE, PL_AUTOSTREAM };
+enum placement {
+	PL_SINGLE, PL_KERNEL, PL_LIFETIME, PL_ORACLE, PL_AUTOSTREAM, PL_MAP,
+	NR_PLACEMENTS
+};
 enum synthetic { SYN_NONE, SYN_UNIFORM, SYN_HOTCOLD };
 
 static const char *const gc_names[] = {
@@ -159,7 +162,24 @@ static const char *const gc_names[] = {
 static const char *const placement_names[] = {
 	[PL_SINGLE] = "single", [PL_KERNEL] = "kernel",
 	[PL_LIFETIME] = "lifetime", [PL_ORACLE] = "oracle",
-	[PL_AUTOSTREAM] = "autostream",
+	[PL_AUTOSTREAM] = "autostream", [PL_MAP] = "map",
+};
+
+/*
+ * The series' mapping (block/blk-io-hints.c, blk_write_stream_map()) with
+ * its choices open, to compare variants on the same trace:
+ * dedicated streams for the listed classes in order, at most half of the
+ * streams; then, if lifetimes is set, streams for the four lifetime hints
+ * (SHORT..EXTREME, one each when more than four streams are left, spread
+ * over the rest otherwise); then the file stream IDs folded onto what is
+ * left (or, without files, all onto its first stream).
+ */
+#define NR_LIFETIMES	4
+struct map_spec {
+	uint8_t rank[NR_CLASSES];	/* 1-based position in the list, 0: none */
+	unsigned int nr_classes;
+	bool lifetimes;
+	bool files;
 };
 
 static const char *const synthetic_names[] = {
@@ -183,6 +203,7 @@ struct config {
 	double hot_writes;		/* hotcold: writes that go there */
 	uint32_t as_chunk_kib;		/* autostream chunk size */
 	double as_half_life;		/* autostream; 0: default */
+	struct map_spec map;		/* map */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -396,14 +417,15 @@ static void parse_write(const struct parse_ctx *ctx, char **f, int n,
 	hex = f[5];
 	if (hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X'))
 		hex += 2;
-	if (!parse_u64(hex, 16, &file))
-		parse_error(ctx, "file stream ID '%s' is not hex", f[5]);
+	if (!parse_u64(hex, 16, &file) || file > UINT32_MAX)
+		parse_error(ctx, "file stream ID '%s' is not 32-bit hex", f[5]);
 	if (!parse_u64(f[6], 10, &stream) || stream > UINT16_MAX)
 		parse_error(ctx, "stream '%s' is not 0..%u", f[6], UINT16_MAX);
 	sectors_to_pages(ctx, REC_WRITE, sector, nr, r);
 	r->op = REC_WRITE;
 	r->class = (uint8_t)class;
 	r->hint = (uint8_t)hint;
+	r->file = (uint32_t)file;
 	r->stream = (uint16_t)stream;
 }
 
@@ -835,6 +857,30 @@ static unsigned int place_lifetime(const struct record *r, unsigned int n)
 	return 1 + (r->hint - HINT_SHORT) * (n - 1) / levels;
 }
 
+/* map: the stream (1..n) that struct map_spec gives a write. */
+static unsigned int map_stream(const struct map_spec *m,
+			       const struct record *r, unsigned int n)
+{
+	unsigned int nr_class = m->nr_classes < n / 2 ? m->nr_classes : n / 2;
+	unsigned int rank = m->rank[r->class];
+	unsigned int pool = n - nr_class, reserved = 0;
+
+	if (rank && rank <= nr_class)
+		return rank;
+	if (m->lifetimes && r->hint >= HINT_SHORT) {
+		unsigned int level = r->hint - HINT_SHORT;
+
+		if (pool > NR_LIFETIMES)
+			return nr_class + 1 + level;
+		return nr_class + 1 + level * pool / NR_LIFETIMES;
+	}
+	if (m->lifetimes && pool > NR_LIFETIMES)
+		reserved = NR_LIFETIMES;
+	if (!m->files)
+		return nr_class + reserved + 1;
+	return nr_class + reserved + 1 + r->file % (pool - reserved);
+}
+
 /*
  * autostream: an in-device guess from the LBA alone, after the SFR scheme
  * of AutoStream (Yang et al., SYSTOR 2017): Sequentiality, Frequency,
@@ -1041,6 +1087,8 @@ static uint8_t *oracle_bins(struct source *src, uint32_t lpages,
 struct placer {
 	enum placement policy;
 	unsigned int n;
+	const struct map_spec *map;
+	uint64_t map_differs;		/* writes not where the kernel put them */
 	struct autostream as;
 	uint8_t *oracle;		/* per host page write */
 	double edges[MAX_STREAMS];
@@ -1056,6 +1104,13 @@ static unsigned int place_record(struct placer *pl, const struct record *r,
 		return place_lifetime(r, pl->n);
 	case PL_AUTOSTREAM:
 		return place_autostream(&pl->as, r, now, pl->n);
+	case PL_MAP: {
+		unsigned int s = map_stream(pl->map, r, pl->n);
+
+		if (s != r->stream)
+			pl->map_differs++;
+		return s - 1;
+	}
 	default:
 		return 0;	/* single; oracle decides per page */
 	}
@@ -1125,6 +1180,9 @@ static void report(const struct ftl *f, const struct config *cfg,
 			printf("%s%.0f", k ? "," : " ", pl->edges[k]);
 		printf("\n");
 	}
+	if (pl->policy == PL_MAP)
+		printf("map_differs_from_kernel %llu\n",
+		       (unsigned long long)pl->map_differs);
 	if (pl->policy == PL_AUTOSTREAM)
 		printf("autostream_chunk_pages %u\nautostream_half_life %.0f\n",
 		       pl->as.chunk_pages, pl->as.half_life);
@@ -1146,7 +1204,13 @@ static void usage(FILE *out)
 "  --op F                  over-provisioning, fraction of logical (0.28)\n"
 "  --block-pages N         pages (4 KiB) per erase block (256)\n"
 "  --streams N             open host blocks, 1..%d (1)\n"
-"  --policy NAME           single|kernel|lifetime|oracle|autostream (single)\n"
+"  --policy NAME           single|kernel|lifetime|oracle|autostream|map\n"
+"                          (single)\n"
+"  --map-classes LIST      map: classes with dedicated streams, in order,\n"
+"                          comma-separated, or none (the series' order:\n"
+"                          transaction,metadata,paging,background,realtime)\n"
+"  --map-lifetimes 0|1     map: streams for the lifetime hints (1)\n"
+"  --map-files 0|1         map: fold file stream IDs onto the rest (1)\n"
 "  --gc NAME               greedy|cost-benefit (greedy)\n"
 "  --warmup-pages K        do not count the first K host page writes (0)\n"
 "  --seed S                synthetic workload seed (1)\n"
@@ -1203,7 +1267,7 @@ enum {
 	OPT_TRACE = 256, OPT_SYNTHETIC, OPT_WRITES, OPT_LGIB, OPT_LPAGES,
 	OPT_OP, OPT_BPAGES, OPT_STREAMS, OPT_POLICY, OPT_GC, OPT_WARMUP,
 	OPT_SEED, OPT_HOT_SPACE, OPT_HOT_WRIT, OPT_AS_CHUNK, OPT_AS_HALF,
-	OPT_HELP,
+	OPT_MAP_CLASSES, OPT_MAP_LIFE, OPT_MAP_FILES, OPT_HELP,
 };
 
 static const struct option long_opts[] = {
@@ -1223,6 +1287,9 @@ static const struct option long_opts[] = {
 	{ "hot-writes",		required_argument, NULL, OPT_HOT_WRIT },
 	{ "as-chunk-kib",	required_argument, NULL, OPT_AS_CHUNK },
 	{ "as-half-life",	required_argument, NULL, OPT_AS_HALF },
+	{ "map-classes",	required_argument, NULL, OPT_MAP_CLASSES },
+	{ "map-lifetimes",	required_argument, NULL, OPT_MAP_LIFE },
+	{ "map-files",		required_argument, NULL, OPT_MAP_FILES },
 	{ "help",		no_argument,       NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -1235,6 +1302,32 @@ static void parse_named(const char *opt, const char *s,
 	if (i < 0)
 		die(EXIT_USAGE, "%s: unknown name '%s'", opt, s);
 	*out = i;
+}
+
+/* The series' dedicated class streams, in order (block/blk-io-hints.c). */
+#define SERIES_CLASSES	"transaction,metadata,paging,background,realtime"
+
+static void parse_map_classes(const char *list, struct map_spec *m)
+{
+	char buf[128], *tok, *save;
+	int c;
+
+	memset(m->rank, 0, sizeof(m->rank));
+	m->nr_classes = 0;
+	if (!strcmp(list, "none"))
+		return;
+	if (strlen(list) >= sizeof(buf))
+		die(EXIT_USAGE, "--map-classes: list too long");
+	strcpy(buf, list);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		c = name_index(tok, class_names, NR_CLASSES);
+		if (c < 0)
+			die(EXIT_USAGE, "--map-classes: unknown class '%s'", tok);
+		if (m->rank[c])
+			die(EXIT_USAGE, "--map-classes: '%s' twice", tok);
+		m->rank[c] = (uint8_t)++m->nr_classes;
+	}
 }
 
 static void check_config(const struct config *cfg)
@@ -1260,7 +1353,9 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 		.op = 0.28, .block_pages = 256, .streams = 1,
 		.policy = PL_SINGLE, .gc = GC_GREEDY, .seed = 1,
 		.hot_space = 0.2, .hot_writes = 0.8, .as_chunk_kib = 1024,
+		.map = { .lifetimes = true, .files = true },
 	};
+	parse_map_classes(SERIES_CLASSES, &cfg->map);
 	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
 		const char *o = optarg;
 
@@ -1295,7 +1390,8 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 			cfg->streams = opt_u32("--streams", o, MAX_STREAMS);
 			break;
 		case OPT_POLICY:
-			parse_named("--policy", o, placement_names, 5, &i);
+			parse_named("--policy", o, placement_names,
+				    NR_PLACEMENTS, &i);
 			cfg->policy = i;
 			break;
 		case OPT_GC:
@@ -1320,6 +1416,15 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 			break;
 		case OPT_AS_HALF:
 			cfg->as_half_life = opt_double("--as-half-life", o);
+			break;
+		case OPT_MAP_CLASSES:
+			parse_map_classes(o, &cfg->map);
+			break;
+		case OPT_MAP_LIFE:
+			cfg->map.lifetimes = opt_u32("--map-lifetimes", o, 1);
+			break;
+		case OPT_MAP_FILES:
+			cfg->map.files = opt_u32("--map-files", o, 1);
 			break;
 		case OPT_HELP:
 		case 'h':
@@ -1401,6 +1506,7 @@ int main(int argc, char **argv)
 
 	pl.policy = cfg.policy;
 	pl.n = cfg.streams;
+	pl.map = &cfg.map;
 	if (cfg.policy == PL_ORACLE)
 		pl.oracle = oracle_bins(&src, lpages, cfg.streams, pl.edges);
 	if (cfg.policy == PL_AUTOSTREAM)

@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 fails=0
 
 echo "TAP version 13"
-plan=15
+plan=18
 echo "1..$plan"
 
 # result NAME OK [DIAGNOSTIC...]: one TAP line, diagnostics before a failure
@@ -250,6 +250,54 @@ result "kernel policy follows the stream field: $kern vs single $sing" \
 awk_true "\"$life\" != \"\" && $life <= 1.02"
 result "lifetime policy follows the hint field: $life" $((! $?)) \
 	"$(cat "$tmp/tf-lifetime")"
+
+# The map policy with the series' settings must put every write where the
+# kernel's table does (Documentation/block/io-hints.rst): these streams
+# are what blk_write_stream_map() gives for 4, 8 and 16 streams.
+map_trace() {	# N: one write per case, the stream column for N streams
+	local s
+	case $1 in
+	4) s=(1 2 3 3 3 3 3 4 4 3 4 4) ;;
+	8) s=(1 2 3 4 5 5 6 7 8 5 8 8) ;;
+	16) s=(1 2 3 4 5 6 7 8 9 12 10 11) ;;
+	esac
+	printf '%s\n' "W 0 8 transaction 0 0 ${s[0]}" \
+		"W 8 8 metadata 0 0 ${s[1]}" "W 16 8 paging 0 0 ${s[2]}" \
+		"W 24 8 background 0 0 ${s[3]}" "W 32 8 realtime 0 0 ${s[4]}" \
+		"W 40 8 data 2 0 ${s[5]}" "W 48 8 data 3 0 ${s[6]}" \
+		"W 56 8 data 4 0 ${s[7]}" "W 64 8 data 5 0 ${s[8]}" \
+		"W 72 8 data 0 10 ${s[9]}" "W 80 8 data 1 7 ${s[10]}" \
+		"W 88 8 data 0 0x2b ${s[11]}"
+}
+map_ok=1 map_diag=()
+for ns in 4 8 16; do
+	map_trace $ns > "$tmp/map-$ns.trace"
+	"$sim" --trace "$tmp/map-$ns.trace" --logical-pages 16384 \
+		--block-pages 64 --streams $ns --policy map > "$tmp/map-$ns" 2>&1
+	if [ "$(key "$tmp/map-$ns" map_differs_from_kernel)" != 0 ]; then
+		map_ok=0
+		map_diag+=("$ns streams: $(cat "$tmp/map-$ns")")
+	fi
+done
+result "map: the series' settings reproduce the kernel's table (4, 8, 16)" \
+	$map_ok "${map_diag[@]}"
+
+# ... and the comparison notices a different mapping: without class
+# streams, transaction and metadata writes move (and more).
+"$sim" --trace "$tmp/map-8.trace" --logical-pages 16384 --block-pages 64 \
+	--streams 8 --policy map --map-classes none --map-files 0 \
+	> "$tmp/map-none" 2>&1
+differs=$(key "$tmp/map-none" map_differs_from_kernel)
+[ -n "$differs" ] && [ "$differs" -ge 4 ]
+result "map: a variant without class streams differs ($differs writes)" \
+	$((! $?)) "$(cat "$tmp/map-none")"
+
+"$sim" --trace "$tmp/map-8.trace" --policy map \
+	--map-classes transaction,bogus > /dev/null 2> "$tmp/map-bad.err"
+rc=$?
+[ $rc = 2 ] && grep -q "unknown class 'bogus'" "$tmp/map-bad.err"
+result "map: an unknown class in --map-classes is a usage error" $((! $?)) \
+	"exit $rc: $(cat "$tmp/map-bad.err")"
 
 # Speed: 1 GiB filled, then 4 M random writes at 28% OP (~10 M media
 # writes in all). Wall clock, process start included.
