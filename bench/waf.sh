@@ -78,16 +78,17 @@ echo -e "workload\tstreams\tpolicy\twaf\thost_pages" > "$tsv"
 #   no-classes   no dedicated class streams
 #   no-lifetimes no streams set aside for the lifetime hints
 #   no-files     file stream IDs ignored: unhinted data on one stream
-#   reversed     class streams in the opposite order (background,
-#                paging, metadata, transaction, realtime)
-variants="map no-classes no-lifetimes no-files reversed"
+#   v2-order     the class order of the series' v2 (transaction,
+#                metadata, paging, background, realtime) instead of v3's
+#                (transaction, background, metadata, paging, realtime)
+variants="map no-classes no-lifetimes no-files v2-order"
 variant_args() {
 	case $1 in
 	map) echo "--policy map" ;;
 	no-classes) echo "--policy map --map-classes none" ;;
 	no-lifetimes) echo "--policy map --map-lifetimes 0" ;;
 	no-files) echo "--policy map --map-files 0" ;;
-	reversed) echo "--policy map --map-classes background,paging,metadata,transaction,realtime" ;;
+	v2-order) echo "--policy map --map-classes transaction,metadata,paging,background,realtime" ;;
 	*) echo "--policy $1" ;;
 	esac
 }
@@ -145,7 +146,7 @@ done
 	echo
 	echo "Mapping variants on the same traces (see bench/waf.sh): what each part of the series' table buys"
 	echo
-	echo "| workload | streams | series' table | no class streams | no lifetime streams | no file streams | classes reversed |"
+	echo "| workload | streams | series' table | no class streams | no lifetime streams | no file streams | v2 class order |"
 	echo "|---|---|---|---|---|---|---|"
 	awk -F'\t' 'NR > 1 { w[$1 FS $2 FS $3] = $4; if (!seen[$1 FS $2]++) order[++n] = $1 FS $2 }
 		END {
@@ -153,7 +154,7 @@ done
 				k = order[i]; split(k, a, FS)
 				printf "| %s | %s | %s | %s | %s | %s | %s |\n", a[1], a[2],
 					w[k FS "map"], w[k FS "no-classes"], w[k FS "no-lifetimes"],
-					w[k FS "no-files"], w[k FS "reversed"]
+					w[k FS "no-files"], w[k FS "v2-order"]
 			}
 		}' "$tsv"
 } > "$out/waf.md"

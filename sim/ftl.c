@@ -1208,7 +1208,7 @@ static void usage(FILE *out)
 "                          (single)\n"
 "  --map-classes LIST      map: classes with dedicated streams, in order,\n"
 "                          comma-separated, or none (the series' order:\n"
-"                          transaction,metadata,paging,background,realtime)\n"
+"                          transaction,background,metadata,paging,realtime)\n"
 "  --map-lifetimes 0|1     map: streams for the lifetime hints (1)\n"
 "  --map-files 0|1         map: fold file stream IDs onto the rest (1)\n"
 "  --gc NAME               greedy|cost-benefit (greedy)\n"
@@ -1305,7 +1305,7 @@ static void parse_named(const char *opt, const char *s,
 }
 
 /* The series' dedicated class streams, in order (block/blk-io-hints.c). */
-#define SERIES_CLASSES	"transaction,metadata,paging,background,realtime"
+#define SERIES_CLASSES	"transaction,background,metadata,paging,realtime"
 
 static void parse_map_classes(const char *list, struct map_spec *m)
 {

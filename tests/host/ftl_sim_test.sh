@@ -257,9 +257,9 @@ result "lifetime policy follows the hint field: $life" $((! $?)) \
 map_trace() {	# N: one write per case, the stream column for N streams
 	local s
 	case $1 in
-	4) s=(1 2 3 3 3 3 3 4 4 3 4 4) ;;
-	8) s=(1 2 3 4 5 5 6 7 8 5 8 8) ;;
-	16) s=(1 2 3 4 5 6 7 8 9 12 10 11) ;;
+	4) s=(1 3 3 2 3 3 3 4 4 3 4 4) ;;
+	8) s=(1 3 4 2 5 5 6 7 8 5 8 8) ;;
+	16) s=(1 3 4 2 5 6 7 8 9 12 10 11) ;;
 	esac
 	printf '%s\n' "W 0 8 transaction 0 0 ${s[0]}" \
 		"W 8 8 metadata 0 0 ${s[1]}" "W 16 8 paging 0 0 ${s[2]}" \
