@@ -56,7 +56,7 @@ vm-shell: kernel
 	rc=$$?; cat build/vm/shell/output.log; exit $$rc
 
 bench: kernel
-	@RUNTIME=2 $(S)/bench-overhead.sh 3
+	@RUNTIME=2 $(S)/bench-overhead.sh 2
 	@bench/waf.sh 3
 
 bench-quick: kernel
