@@ -58,10 +58,12 @@ vm-shell: kernel
 bench: kernel
 	@RUNTIME=2 $(S)/bench-overhead.sh 2
 	@bench/waf.sh 3
+	@bench/report.sh
 
 bench-quick: kernel
 	@RUNTIME=2 $(S)/bench-overhead.sh 1
 	@STREAMS=8 bench/waf.sh 1
+	@bench/report.sh
 
 clean:
 	rm -rf build/obj build/obj-bisect build/selftests build/vm build/test-results

@@ -8,10 +8,13 @@
 # simulator (sim/) with the same number of streams under five policies:
 # single (no streams), lifetime (6.12: lifetime hints only), kernel (this
 # series' mapping, as the device received it), oracle (by actual death
-# time) and autostream (an in-device policy).
+# time) and autostream (an in-device policy), with greedy garbage
+# collection; with CB_STREAMS streams (default 8) also under cost-benefit
+# garbage collection.
 #
 #   waf.sh [SCALE]   SCALE 4: the full benchmark, 1: bench-quick
-# Writes build/bench/waf.md and build/bench/waf.tsv.
+# Writes build/bench/waf.md and build/bench/waf.tsv (one row per workload,
+# streams, policy and GC).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -21,6 +24,7 @@ traces=$out/traces
 streams=${STREAMS:-4 8 16}
 workloads=${WORKLOADS:-mixed mixed-nohints varmail dbwal bgcopy swap}
 policies="single lifetime kernel oracle autostream"
+cb_streams=${CB_STREAMS:-8}
 op=${OP:-0.07}
 # 256 KiB erase blocks: with 16 streams open on a 256 MiB model, 1 MiB
 # blocks would not fit in 7% of spare space.
@@ -70,7 +74,7 @@ sim_pages() {
 pages=$(( 128 * 256 ))
 physical=$(awk -v p=$pages -v op="$op" 'BEGIN { printf "%d", p * (1 + op) }')
 tsv=$out/waf.tsv
-echo -e "workload\tstreams\tpolicy\twaf\thost_pages" > "$tsv"
+echo -e "workload\tstreams\tpolicy\twaf\thost_pages\tgc" > "$tsv"
 
 # Mapping variants, replayed with the simulator's copy of the series'
 # mapping (--policy map), to show what each part of the table buys:
@@ -107,33 +111,43 @@ for wl in $workloads; do
 		# fill has ended.
 		warm=$(sim_pages "$traces/$wl-$n.fill.trace")
 		[ "$warm" -lt "$physical" ] && warm=$physical
-		for p in $policies $variants; do
+		runs=
+		for p in $policies $variants; do runs="$runs $p:greedy"; done
+		case " $cb_streams " in
+		*" $n "*) for p in $policies; do runs="$runs $p:cost-benefit"; done ;;
+		esac
+		for run in $runs; do
+			p=${run%:*} gc=${run#*:}
+			report=$traces/$wl-$n.$p.report
+			[ "$gc" = greedy ] || report=$traces/$wl-$n.$p.$gc.report
 			# shellcheck disable=SC2046
 			"$ROOT/sim/ftl-sim" --trace "$traces/$wl-$n.replay" \
 				--logical-pages $pages --op "$op" --streams "$n" \
 				--block-pages "$block_pages" --warmup-pages "$warm" \
-				$(variant_args "$p") > "$traces/$wl-$n.$p.report"
+				--gc "$gc" $(variant_args "$p") > "$report"
 			read -r waf host differs < <(awk '$1 == "waf" { w = $2 }
 				$1 == "host_pages" { h = $2 }
 				$1 == "map_differs_from_kernel" { d = $2 }
-				END { print w, h, d }' "$traces/$wl-$n.$p.report")
+				END { print w, h, d }' "$report")
 			# The simulator's copy of the table must put every write
 			# where the kernel did, or the variants mean nothing.
 			[ "$p" = map ] && [ "$differs" != 0 ] &&
 				die "$wl, $n streams: $differs writes not where the simulator's copy of the mapping puts them"
-			echo -e "$wl\t$n\t$p\t$waf\t$host" >> "$tsv"
+			echo -e "$wl\t$n\t$p\t$waf\t$host\t$gc" >> "$tsv"
 		done
 	done
 done
 
-# Table: one row per workload and stream count; the share of the oracle's
-# gain over single stream that the series' mapping achieves.
-{
-	echo "WAF (media/host page writes), op=$op, logical space 128 MiB, $((block_pages * 4)) KiB erase blocks, greedy GC; counted after the fill and after the first $((physical / 256)) MiB (the device written over once); each trace replayed once"
-	echo
-	echo "| workload | streams | counted host MiB | single | lifetime (6.12) | kernel (series) | autostream | oracle | series' share of oracle gain |"
+# The policy table for one GC ($1): one row per workload and stream count,
+# with the fraction of the oracle's gain over single stream that the
+# series' mapping achieves: (single - kernel) / (single - oracle).
+policy_table() {
+	echo "| workload | streams | counted host MiB | single | lifetime (6.12) | kernel (series) | autostream | oracle | series' fraction of the oracle's gain |"
 	echo "|---|---|---|---|---|---|---|---|---|"
-	awk -F'\t' 'NR > 1 { w[$1 FS $2 FS $3] = $4; h[$1 FS $2] = $5; if (!seen[$1 FS $2]++) order[++n] = $1 FS $2 }
+	awk -F'\t' -v gc="$1" 'NR > 1 && $6 == gc {
+			w[$1 FS $2 FS $3] = $4; h[$1 FS $2] = $5
+			if (!seen[$1 FS $2]++) order[++n] = $1 FS $2
+		}
 		END {
 			for (i = 1; i <= n; i++) {
 				k = order[i]; split(k, a, FS)
@@ -142,13 +156,27 @@ done
 				printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", a[1], a[2], h[k] / 256,
 					s, w[k FS "lifetime"], ks, w[k FS "autostream"], o, share
 			}
-		}' FS='\t' "$tsv"
+		}' "$tsv"
+}
+
+{
+	echo "WAF (media/host page writes), op=$op, logical space 128 MiB, $((block_pages * 4)) KiB erase blocks, greedy GC; counted after the fill and after the first $((physical / 256)) MiB (the device written over once); each trace replayed once"
 	echo
-	echo "Mapping variants on the same traces (see bench/waf.sh): what each part of the series' table buys"
+	policy_table greedy
+	echo
+	echo "The last column is (WAF single - WAF kernel) / (WAF single - WAF oracle); \"-\" where the oracle gains less than 0.001. Above 100 %: the oracle's log-scale death-time bins mix data that the series keeps apart."
+	if awk -F'\t' '$6 == "cost-benefit" { found = 1 } END { exit !found }' "$tsv"; then
+		echo
+		echo "The same traces under cost-benefit GC (victim with the highest age x (1 - u) / 2u), $cb_streams streams"
+		echo
+		policy_table cost-benefit
+	fi
+	echo
+	echo "Mapping variants on the same traces (see bench/waf.sh), greedy GC: what each part of the series' table buys"
 	echo
 	echo "| workload | streams | series' table | no class streams | no lifetime streams | no file streams | v2 class order |"
 	echo "|---|---|---|---|---|---|---|"
-	awk -F'\t' 'NR > 1 { w[$1 FS $2 FS $3] = $4; if (!seen[$1 FS $2]++) order[++n] = $1 FS $2 }
+	awk -F'\t' 'NR > 1 && $6 == "greedy" { w[$1 FS $2 FS $3] = $4; if (!seen[$1 FS $2]++) order[++n] = $1 FS $2 }
 		END {
 			for (i = 1; i <= n; i++) {
 				k = order[i]; split(k, a, FS)

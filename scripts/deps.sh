@@ -10,6 +10,7 @@ PKGS=(
 	xz-utils rsync git python3 python3-ply python3-git
 	qemu-system-x86 fio nvme-cli sg3-utils
 	e2fsprogs xfsprogs mdadm dmsetup util-linux
+	gnuplot-nox	# the benchmark report's plots (make bench)
 )
 want=$(cat "$ROOT/base.version")
 

@@ -1,0 +1,79 @@
+#!/bin/bash
+# The benchmark report: build/bench/report.md with the tables that
+# scripts/bench-overhead.sh and bench/waf.sh wrote (overhead.md, waf.md)
+# and PNG plots drawn from their machine-readable results (overhead.tsv,
+# waf.tsv):
+#   overhead-<device>.png   patched/base IOPS per fio case, 0.99 target
+#   waf-<N>.png             WAF per workload and policy, N streams, greedy GC
+#   waf-cb-<N>.png          the same under cost-benefit GC
+# Without gnuplot the plots are skipped with a message; the tables stay.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+out=$BUILD/bench
+data=$out/plot-data
+mkdir -p "$data"
+plot=1
+if ! command -v gnuplot > /dev/null; then
+	echo "report: gnuplot not installed, plots skipped (scripts/deps.sh installs gnuplot-nox)" >&2
+	plot=0
+fi
+pngs=()
+
+# $1 data, $2 png (in $out), $3 title; via the gnuplot script $4.
+draw() {
+	[ $plot = 1 ] || return 0
+	if gnuplot -c "$ROOT/bench/$4" "$1" "$out/$2" "$3" 2> "$data/$2.log"; then
+		pngs+=("$2")
+	else
+		echo "report: gnuplot failed on $2; see $data/$2.log" >&2
+		rm -f "$out/$2"
+	fi
+}
+
+if [ -s "$out/overhead.tsv" ]; then
+	for dev in $(awk -F'\t' 'NR > 1 { print $1 }' "$out/overhead.tsv" | sort -u); do
+		awk -F'\t' -v d="$dev" 'NR > 1 && $1 == d {
+			printf "\"%s %s %sj\" %s %s %s\n", $2, $3, $4, $11, $12, $13 }' \
+			"$out/overhead.tsv" > "$data/overhead-$dev.dat"
+		draw "$data/overhead-$dev.dat" "overhead-$dev.png" \
+			"fio 4 KiB on $dev: IOPS patched/base (bars: median ratio; error bars: range over boots)" \
+			overhead.gp
+	done
+fi
+
+if [ -s "$out/waf.tsv" ]; then
+	# One table per GC and stream count: workloads down, policies across.
+	for gc in greedy cost-benefit; do
+		for n in $(awk -F'\t' -v gc=$gc 'NR > 1 && $6 == gc { print $2 }' "$out/waf.tsv" | sort -nu); do
+			name=waf-$n
+			[ $gc = greedy ] || name=waf-cb-$n
+			awk -F'\t' -v gc=$gc -v n="$n" '
+				BEGIN { print "\"workload\" \"single\" \"lifetime (6.12)\" \"kernel (series)\" \"autostream\" \"oracle\"" }
+				NR > 1 && $6 == gc && $2 == n {
+					w[$1, $3] = $4; if (!seen[$1]++) order[++k] = $1 }
+				END { for (i = 1; i <= k; i++) { x = order[i]
+					print x, w[x, "single"], w[x, "lifetime"], w[x, "kernel"],
+						w[x, "autostream"], w[x, "oracle"] } }' \
+				"$out/waf.tsv" > "$data/$name.dat"
+			draw "$data/$name.dat" "$name.png" "WAF with $n streams, $gc GC" waf.gp
+		done
+	done
+fi
+
+{
+	echo "# Benchmark report"
+	echo
+	echo "Written by bench/report.sh from the results in this folder; see the README's Benchmarks section."
+	for t in overhead waf; do
+		[ -s "$out/$t.md" ] || continue
+		echo
+		echo "## ${t/waf/Placement (WAF)}"
+		echo
+		cat "$out/$t.md"
+		for p in "${pngs[@]}"; do
+			case $p in "$t"-*) echo; echo "![$p]($p)" ;; esac
+		done
+	done
+} > "$out/report.md"
+log "report: $out/report.md${pngs:+ and ${#pngs[@]} plots}"
