@@ -45,10 +45,10 @@ test: kernel selftests
 export:
 	@$(S)/export.sh
 
-check: tree
+check: kernel
 	@$(S)/check-series.sh
 
-check-bisect: tree
+check-bisect: kernel
 	@$(S)/check-series.sh --bisect
 
 vm-shell: kernel

@@ -5,7 +5,10 @@
 #    its "does MAINTAINERS need updating?" guess, replaced by the next check);
 #  - every file the series adds is covered by the series' MAINTAINERS entry;
 #  - patches/ and the commits base..HEAD of build/linux are the same;
-#  - every patch file in patches/ is listed in series (and vice versa).
+#  - every patch file in patches/ is listed in series (and vice versa);
+#  - struct bio, struct request and struct kiocb are no bigger with the
+#    series than in the base (pahole, same config and compiler flags: needs
+#    the kernel built in build/obj).
 # With --bisect, also build the kernel at every patch (slow; own build dir).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -28,13 +31,16 @@ result() {	# result OK|FAIL description [diagnostic file]
 
 mapfile -t files < <(series_files)
 echo "TAP version 13"
-echo "1..$(( ${#files[@]} * 2 + 3 + bisect * ${#files[@]} ))"
+echo "1..$(( ${#files[@]} * 2 + 6 + bisect * ${#files[@]} ))"
 tmp=$(mktemp -d)
 work=$tmp/wt
 trap 'git -C "$TREE" worktree remove --force "$work" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 
 # A scratch worktree at base: applying never touches build/linux itself.
 git -C "$TREE" worktree add -q --detach "$work" base
+layout_ok=1
+"$ROOT/scripts/struct-layout.sh" "$work" "$tmp/base" > "$tmp/layout-base.log" 2>&1 ||
+	layout_ok=0
 applied=1
 for f in "${files[@]}"; do
 	p=$(basename "$f")
@@ -49,10 +55,12 @@ for f in "${files[@]}"; do
 done
 
 # checkpatch's SPDX check runs Debian's python3 (it needs python3-ply).
+# UNKNOWN_COMMIT_ID: the base is one commit without upstream history, so a
+# Fixes: tag naming an upstream commit cannot be looked up here.
 for f in "${files[@]}"; do
 	p=$(basename "$f")
 	( cd "$TREE" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
-		--quiet --show-types --ignore FILE_PATH_CHANGES "$f" ) > "$tmp/cp.log" 2>&1
+		--quiet --show-types --ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID "$f" ) > "$tmp/cp.log" 2>&1
 	if [ $? = 0 ] && [ ! -s "$tmp/cp.log" ]; then
 		result OK "checkpatch --strict: $p"
 	else
@@ -78,6 +86,30 @@ if [ ! -s "$tmp/unmaintained" ]; then
 else
 	result FAIL "every added file is in our MAINTAINERS entry" "$tmp/unmaintained"
 fi
+
+# struct bio and struct request are allocated for every I/O, and struct
+# kiocb for every read and write: the series must fit in their holes.
+for st in bio request kiocb; do
+	if [ $layout_ok = 1 ] && [ $applied = 1 ] && [ ! -f "$tmp/series.sizes" ]; then
+		"$ROOT/scripts/struct-layout.sh" "$work" "$tmp/series" \
+			> "$tmp/layout-series.log" 2>&1 || layout_ok=0
+	fi
+	if [ $layout_ok = 0 ] || [ $applied = 0 ]; then
+		cat "$tmp"/layout-*.log > "$tmp/layout.log" 2>/dev/null
+		[ $applied = 1 ] || echo "the series does not apply" >> "$tmp/layout.log"
+		result FAIL "struct $st does not grow" "$tmp/layout.log"
+		continue
+	fi
+	b=$(awk -v s="$st" '$1 == s { print $2 }' "$tmp/base.sizes")
+	a=$(awk -v s="$st" '$1 == s { print $2 }' "$tmp/series.sizes")
+	if [ -n "$a" ] && [ -n "$b" ] && [ "$a" -le "$b" ]; then
+		result OK "struct $st does not grow ($b bytes in the base, $a with the series)"
+	else
+		diff -u <(sed -n "/^struct $st {/,/^};/p" "$tmp/base.txt") \
+			<(sed -n "/^struct $st {/,/^};/p" "$tmp/series.txt") > "$tmp/layout.diff"
+		result FAIL "struct $st does not grow ($b bytes in the base, $a with the series)" "$tmp/layout.diff"
+	fi
+done
 
 if [ "$(tree_patch_ids)" = "$(series_patch_ids)" ]; then
 	result OK "patches/ matches build/linux base..HEAD"

@@ -11,6 +11,7 @@ PKGS=(
 	qemu-system-x86 fio nvme-cli sg3-utils
 	e2fsprogs xfsprogs mdadm dmsetup util-linux
 	gnuplot-nox	# the benchmark report's plots (make bench)
+	dwarves		# pahole: make check compares struct layouts
 )
 want=$(cat "$ROOT/base.version")
 

@@ -22,8 +22,10 @@ ns=/sys/kernel/config/nvmet/subsystems/demo/namespaces/1
 if nvmet=$(NVMET_NS_ATTRS="streams=8" "$here/nvmet-loop.sh" up /dev/ram0 demo); then
 	d=${nvmet#/dev/}
 	echo "connected as $nvmet"
-	for a in max_write_streams write_stream_map; do
-		[ -f /sys/block/$d/queue/$a ] && { echo "queue/$a:"; sed 's/^/  /' /sys/block/$d/queue/$a; }
+	for a in /sys/block/$d/queue/max_write_streams \
+		/sys/block/$d/queue/write_stream_granularity \
+		/sys/kernel/debug/block/$d/write_stream_map; do
+		[ -f $a ] && { echo "$a:"; sed 's/^/  /' $a; }
 	done
 	if [ -f $ns/stream_stats ]; then
 		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$nvmet" &&
