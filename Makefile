@@ -5,7 +5,8 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: all run test deps tree kernel selftests export check check-bisect \
-	vm-shell bench bench-quick clean help
+	vm-shell bench bench-quick bench-streams bench-profile clean help qemu \
+	test-qemu-fdp
 
 all: help
 
@@ -22,6 +23,10 @@ help:
 	@echo "make vm-shell CMD='...'  run a command in the test VM"
 	@echo "make bench         overhead (null_blk) and WAF benchmarks, report in build/bench"
 	@echo "make bench-quick   the same, small: minutes"
+	@echo "make bench-streams instructions per I/O with streams on, off and never (nvmet loop)"
+	@echo "make bench-profile instructions per I/O by function, base against series (QEMU 10 plugin)"
+	@echo "make qemu          build QEMU 10 (FDP) from trixie's source into build/qemu, once"
+	@echo "make test-qemu-fdp the kernel against QEMU's own FDP device (TAP in build/qemu-fdp/out)"
 
 deps:
 	@$(S)/deps.sh
@@ -64,6 +69,18 @@ bench-quick: kernel
 	@RUNTIME=2 $(S)/bench-overhead.sh 1
 	@STREAMS=8 bench/waf.sh 1
 	@bench/report.sh
+
+bench-streams: kernel
+	@RUNTIME=2 $(S)/bench-streams.sh 1
+
+bench-profile: kernel qemu
+	@bench/insn-profile.sh
+
+qemu: deps
+	@$(S)/qemu.sh >/dev/null
+
+test-qemu-fdp: kernel qemu
+	@$(S)/test-qemu-fdp.sh
 
 clean:
 	rm -rf build/obj build/obj-bisect build/selftests build/vm build/test-results

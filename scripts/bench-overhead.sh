@@ -28,6 +28,10 @@ reps=${1:-3}
 # BENCH_DEVICES="nullb=/dev/nullb0" measures null_blk alone (the rows that
 # resolve the cost; QEMU's NVMe rows take most of a boot and do not).
 DEVICES=${BENCH_DEVICES:-nullb=/dev/nullb0 nvme=/dev/nvme0n1}
+# BENCH_APPEND: more kernel command line for both kernels, e.g.
+# "scsi_debug.perm_streams=0" for a guest where no device has write
+# streams (by default scsi_debug's disk has five, as in 6.12).
+APPEND=${BENCH_APPEND:-}
 out=$BUILD/bench
 base_tree=$BUILD/linux-base
 base_obj=$BUILD/obj-base
@@ -60,7 +64,7 @@ for rep in $(seq "$reps"); do
 		[ $k = base ] && kern=$base_obj/arch/x86/boot/bzImage
 		log "rep $rep/$reps: $k kernel"
 		"$ROOT/scripts/vm.sh" $icount --kernel "$kern" --out "$out/vm-$k" \
-			--timeout 900 -- env RUNTIME="${RUNTIME:-3}" \
+			--append "$APPEND" --timeout 900 -- env RUNTIME="${RUNTIME:-3}" \
 			"$ROOT/scripts/guest/bench-fio.sh" $DEVICES > /dev/null ||
 			die "benchmark VM failed; see $out/vm-$k/console.log"
 		sed "s/^/$k $rep /" "$out/vm-$k/output.log" >> "$raw"
@@ -90,6 +94,7 @@ done >> "$tsv"
 
 {
 	echo "fio 4 KiB random I/O, $clock; $reps boot(s) per kernel, alternating; RUNTIME=${RUNTIME:-3} s per job"
+	[ -n "$APPEND" ] && echo "kernel command line: $APPEND"
 	echo
 	echo "| device | engine | rw | jobs | base IOPS median (min-max) | patched IOPS median (min-max) | patched/base | range |"
 	echo "|---|---|---|---|---|---|---|---|"

@@ -12,6 +12,10 @@ PKGS=(
 	e2fsprogs xfsprogs mdadm dmsetup util-linux
 	gnuplot-nox	# the benchmark report's plots (make bench)
 	dwarves		# pahole: make check compares struct layouts
+	# scripts/qemu.sh: QEMU 10 (FDP) built from trixie's source package
+	dpkg-dev ninja-build pkg-config bzip2 python3-venv
+	libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev
+	libattr1-dev	# virtio-9p (the guest's root) needs xattr support
 )
 want=$(cat "$ROOT/base.version")
 

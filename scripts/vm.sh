@@ -14,6 +14,8 @@
 #                      instruction, so guest-measured rates count
 #                      instructions, not host time (for cost comparisons
 #                      that host noise would swamp)
+# Environment: VM_QEMU, the QEMU binary (default qemu-system-x86_64 from
+# PATH); VM_QEMU_ARGS, more QEMU options (e.g. a -plugin).
 #
 # The guest's root is the host's / over virtio-9p, read-only; /tmp, /run and
 # /mnt are tmpfs. COMMAND runs in bash in /mnt/results with the repository
@@ -71,14 +73,15 @@ CPU=max
 [ "$ACCEL" = kvm ] && CPU=host
 [ -n "$ICOUNT" ] && [ "$ACCEL" = kvm ] && die "--icount needs TCG"
 
-CMDLINE="console=ttyS0 panic=-1 oops=panic quiet loglevel=4"
+# log_buf_len: the default 128 KiB lost the boot lines during make test.
+CMDLINE="console=ttyS0 panic=-1 oops=panic quiet loglevel=4 log_buf_len=4M"
 CMDLINE="$CMDLINE root=r rootfstype=9p rootflags=trans=virtio,version=9p2000.L,cache=loose ro"
 CMDLINE="$CMDLINE init=$ROOT/scripts/guest/init.sh streams_build=$BUILD"
 CMDLINE="$CMDLINE scsi_debug.dev_size_mb=512 brd.rd_nr=1 brd.rd_size=262144"
 CMDLINE="$CMDLINE $APPEND"
 
 set +e
-timeout --foreground -k 5 "$TIMEOUT" qemu-system-x86_64 \
+timeout --foreground -k 5 "$TIMEOUT" "${VM_QEMU:-qemu-system-x86_64}" ${VM_QEMU_ARGS:-} \
 	-accel "$ACCEL" $ICOUNT -cpu "$CPU" -smp 2 -m "$MEM" \
 	-nodefaults -nographic -no-reboot -serial stdio \
 	-kernel "$KERNEL" -append "$CMDLINE" \

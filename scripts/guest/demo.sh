@@ -18,7 +18,8 @@ echo "=== QEMU NVMe: optional admin command support (no Directives bit 5)"
 nvme id-ctrl /dev/nvme0 2>/dev/null | grep -E '^(mn|oacs) '
 echo
 echo "=== NVMe over the loop target on /dev/ram0, offering 8 streams"
-ns=/sys/kernel/config/nvmet/subsystems/demo/namespaces/1
+# nvmet's counters are in debugfs (CONFIG_NVME_TARGET_DEBUGFS)
+ns=/sys/kernel/debug/nvmet/demo/ns1
 if nvmet=$(NVMET_NS_ATTRS="streams=8" "$here/nvmet-loop.sh" up /dev/ram0 demo); then
 	d=${nvmet#/dev/}
 	echo "connected as $nvmet"

@@ -30,7 +30,7 @@ check() {
 }
 
 echo "TAP version 13"
-echo "1..10"
+echo "1..27"
 check all_pass 0 "2 passed, 0 failed, 0 skipped" <<'EOF2'
 TAP version 13
 1..2
@@ -66,7 +66,7 @@ check all_skipped_is_not_green 1 "0 passed, 0 failed, 1 skipped" <<'EOF2'
 1..1
 ok 1 a # SKIP nothing here
 EOF2
-check ktap_leaves_only 0 "3 passed, 0 failed, 0 skipped" "suite_a.case_1" <<'EOF2'
+check ktap_leaves_only 0 "3 passed, 0 failed, 0 skipped" "ktap_leaves_only: suite_a.case_1" <<'EOF2'
 KTAP version 1
 1..2
     KTAP version 1
@@ -91,5 +91,117 @@ KTAP version 1
     # case_2: EXPECTATION FAILED at x.c:3
     not ok 2 case_2
 not ok 1 suite_a
+EOF2
+
+# What a run must not take for a pass (issue 14); each is a real TAP/KTAP
+# form that an earlier summary let through silently.
+check plan_1_0_is_a_skip 1 "0 passed, 0 failed, 1 skipped" "^SKIP plan_1_0_is_a_skip # plan 1..0: SKIP no disk" <<'EOF2'
+TAP version 13
+1..0 # SKIP no disk
+EOF2
+RC=4 check ksft_exit_skip_status_is_the_skip 1 "0 passed, 0 failed, 1 skipped" <<'EOF2'
+1..0 # SKIP no disk
+EOF2
+check xfail_is_a_skip_not_a_pass 0 "1 passed, 0 failed, 1 skipped" "^SKIP xfail_is_a_skip_not_a_pass: b # XFAIL known bug" <<'EOF2'
+1..2
+ok 1 a
+ok 2 b # XFAIL known bug
+EOF2
+check todo_is_a_skip_not_a_failure 0 "1 passed, 0 failed, 1 skipped" "^SKIP todo_is_a_skip_not_a_failure: b # TODO later" <<'EOF2'
+1..2
+ok 1 a
+not ok 2 b # TODO later
+EOF2
+check xpass_fails 1 "1 passed, 1 failed, 0 skipped" "^FAIL xpass_fails: b # XPASS" <<'EOF2'
+1..2
+ok 1 a
+ok 2 b # XPASS
+EOF2
+check lowercase_skip_is_a_skip 0 "1 passed, 0 failed, 1 skipped" "^SKIP lowercase_skip_is_a_skip: b # skip no fio" <<'EOF2'
+1..2
+ok 1 a
+ok 2 b # skip no fio
+EOF2
+check comment_is_not_a_directive 0 "1 passed, 0 failed, 0 skipped" "^PASS comment_is_not_a_directive: a$" <<'EOF2'
+1..1
+ok 1 a #  took 3 s
+EOF2
+check missing_plan_fails 1 "1 passed, 1 failed, 0 skipped" "no plan" <<'EOF2'
+TAP version 13
+ok 1 a
+EOF2
+check plan_at_the_end_is_fine 0 "2 passed, 0 failed, 0 skipped" <<'EOF2'
+ok 1 a
+ok 2 b
+1..2
+EOF2
+check duplicate_number_fails 1 "2 passed, 1 failed, 0 skipped" "is numbered 1 (duplicate" <<'EOF2'
+1..2
+ok 1 a
+ok 1 b
+EOF2
+check bail_out_fails 1 "2 passed, 1 failed, 0 skipped" "bail out: no scsi_debug" <<'EOF2'
+1..2
+ok 1 a
+ok 2 b
+Bail out! no scsi_debug
+EOF2
+check ktap_nested_plan_short_fails 1 "2 passed, 1 failed, 0 skipped" "subtest suite_a: planned 3, reported 2" <<'EOF2'
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: suite_a
+    1..3
+    ok 1 case_1
+    ok 2 case_2
+ok 1 suite_a
+EOF2
+check ktap_nested_plan_1_0_is_a_skip 1 "0 passed, 0 failed, 1 skipped" "^SKIP ktap_nested_plan_1_0_is_a_skip: suite_a # its subtest planned 1..0" <<'EOF2'
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: suite_a
+    1..0
+ok 1 suite_a
+EOF2
+check ktap_parameters_get_their_path 0 "2 passed, 0 failed, 0 skipped" "^PASS ktap_parameters_get_their_path: suite_a.case_1.param b$" <<'EOF2'
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: suite_a
+    1..1
+        KTAP version 1
+        # Subtest: case_1
+        ok 1 param a
+        ok 2 param b
+    ok 1 case_1
+ok 1 suite_a
+EOF2
+check ktap_parent_fails_without_failed_child 1 "1 passed, 1 failed, 0 skipped" "suite_a # not ok, but none" <<'EOF2'
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: suite_a
+    1..1
+    ok 1 case_1
+not ok 1 suite_a
+EOF2
+check ktap_cut_short_fails 1 "1 passed, 2 failed, 0 skipped" "subtest suite_a has no result line" <<'EOF2'
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: suite_a
+    1..2
+    ok 1 case_1
+EOF2
+check ktap_skip_in_subtest_is_a_skip 0 "1 passed, 0 failed, 1 skipped" "^SKIP ktap_skip_in_subtest_is_a_skip: suite_a.case_2 # SKIP no device" <<'EOF2'
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: suite_a
+    1..2
+    ok 1 case_1
+    ok 2 case_2 # SKIP no device
+ok 1 suite_a
 EOF2
 [ $fails = 0 ]

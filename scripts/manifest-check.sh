@@ -1,0 +1,41 @@
+#!/bin/bash
+# Check a run against what it should have reported, printing TAP: one
+# "not ok" per problem, one "ok"/"not ok" per suite for its count.
+#
+#   manifest-check.sh [-m MANIFEST] [-a ALLOWLIST] FILE...
+#
+# FILE... are the run's TAP/KTAP files, as given to tap-summary.sh.
+# MANIFEST (default tests/manifest) lists every expected test, one
+# "SUITE<TAB>TEST" a line; ALLOWLIST (default tests/skip-allowlist) the
+# skips that are allowed, "SUITE<TAB>TEST<TAB>REASON". Not ok: a listed
+# suite that did not report, a listed test that did not report (a suite
+# that ran fewer tests than listed), a test reported twice, a skip (also
+# XFAIL, TODO, a plan 1..0) that the allowlist does not name, and a test or
+# suite that the manifest does not list, so that new tests get listed
+# (scripts/manifest-update.sh regenerates the manifest from a good run).
+# Failures themselves are tap-summary.sh's to count; this only adds to them.
+# Exit status: 0 if nothing is wrong.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+manifest=$here/../tests/manifest
+allow=$here/../tests/skip-allowlist
+while getopts m:a: o; do
+	case $o in
+	m) manifest=$OPTARG ;;
+	a) allow=$OPTARG ;;
+	*) echo "usage: manifest-check.sh [-m MANIFEST] [-a ALLOWLIST] FILE..." >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+for f in "$manifest" "$allow"; do
+	[ -f "$f" ] || { echo "Bail out! no $f"; exit 1; }
+done
+
+# Names as the messages show them: relative to the repository if inside it.
+show() { case $1 in "$here/../"*) echo "${1#"$here/../"}" ;; *) echo "$1" ;; esac; }
+out=$("$here/tap-summary.sh" "$@" |
+	awk -v mname="$(show "$manifest")" -v aname="$(show "$allow")" \
+		-f "$here/manifest-check.awk" \
+		part=manifest "$manifest" part=allow "$allow" part=results -)
+printf '%s\n' "$out"
+! grep -q '^not ok' <<<"$out"
