@@ -15,10 +15,8 @@
 # writes with a stream, or none), so a state that silently is not what it
 # claims stops the run.
 set -u
-runtime=${RUNTIME:-3}
 nstreams=${NSTREAMS:-16}
 loop=$(dirname "$0")/nvmet-loop.sh
-cfg=/sys/kernel/config/nvmet/subsystems
 # nvmet's counters: debugfs (CONFIG_NVME_TARGET_DEBUGFS)
 dbg=/sys/kernel/debug/nvmet
 cd /tmp || exit 1
@@ -32,24 +30,10 @@ die() { echo "bench-streams: $*" >&2; exit 1; }
 dd if=/dev/zero of=/dev/ram0 bs=1M oflag=direct status=none \
 	count=$(($(blockdev --getsize64 /dev/ram0) >> 20)) || die "dd"
 
+# Writes only: reads carry no stream.
 run_fio() {	# state dev
-	local state=$1 dev=$2 engine depth rw jobs line
-	for engine in psync io_uring; do
-		depth=1
-		[ $engine = io_uring ] && depth=16
-		for rw in randwrite; do
-			for jobs in 1 2; do
-				# terse v3: field 49 is write IOPS
-				line=$(fio --name=b --filename="$dev" --direct=1 \
-					--rw=$rw --bs=4k --ioengine=$engine \
-					--iodepth=$depth --numjobs=$jobs \
-					--group_reporting --time_based \
-					--runtime="$runtime" --ramp_time=1 \
-					--output-format=terse --terse-version=3 2>/dev/null)
-				echo "$state $engine $rw $jobs $(echo "$line" | cut -d';' -f49)"
-			done
-		done
-	done
+	RWS=randwrite "$(dirname "$0")/bench-fio.sh" "$1=$2" ||
+		die "$1: fio failed"
 }
 
 # Writes the namespace counted with a stream and without one.

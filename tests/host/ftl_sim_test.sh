@@ -9,25 +9,12 @@ simdir=$here/../../sim
 sim=$simdir/ftl-sim
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 fails=0
+# shellcheck source=tests/host/lib/tap.sh
+. "$here/lib/tap.sh"
 
 echo "TAP version 13"
 plan=18
 echo "1..$plan"
-
-# result NAME OK [DIAGNOSTIC...]: one TAP line, diagnostics before a failure
-result() {
-	local name=$1 ok=$2
-	shift 2
-	n=$((n + 1))
-	if [ "$ok" = 1 ]; then
-		echo "ok $n $name"
-	else
-		fails=$((fails + 1))
-		for d in "$@"; do sed 's/^/# /' <<<"$d"; done
-		echo "not ok $n $name"
-	fi
-}
 
 # key FILE KEY: the value of one "key value" line of a report
 key() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }

@@ -8,7 +8,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 scripts=$here/../../scripts
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 fails=0
+# shellcheck source=tests/host/lib/tap.sh
+. "$here/lib/tap.sh"
 
 # A clean boot with the 4 MiB buffer, two suites "a" and "b", the end.
 clean() {
@@ -26,14 +27,8 @@ check() {
 	local name=$1 want_rc=$2 pattern=$3 out rc
 	"$scripts/kernel-log-check.sh" "$tmp/g" a b > "$tmp/kernel.tap"
 	out=$("$scripts/tap-summary.sh" "$tmp/kernel.tap" 2>&1); rc=$?
-	n=$((n + 1))
-	if [ "$rc" = "$want_rc" ] && grep -q -- "$pattern" <<<"$out"; then
-		echo "ok $n $name"
-	else
-		fails=$((fails + 1))
-		sed 's/^/# /' <<<"$out"
-		echo "not ok $n $name (exit $rc, wanted $want_rc and '$pattern')"
-	fi
+	[ "$rc" = "$want_rc" ] && grep -q -- "$pattern" <<<"$out"
+	result "$name" $((! $?)) "$out" "exit $rc, wanted $want_rc and '$pattern'"
 }
 
 reports=(
@@ -114,17 +109,11 @@ export FAKE_KLOG=$tmp/klog
 printf 'log_buf_len: 4194304 bytes\nKTAP version 1\n1..0\n' > "$FAKE_KLOG"
 PATH=$tmp/bin:$PATH bash "$scripts/guest/run-selftests.sh" "$tmp/tests" "$tmp/out" > /dev/null 2>&1
 out=$("$scripts/kernel-log-check.sh" "$tmp/out" quiet_a warns_b)
-n=$((n + 1))
-if grep -qx 'ok 3 kernel log during quiet_a: .*' <<<"$out" &&
-   grep -qx 'not ok 4 kernel log during warns_b: .*' <<<"$out" &&
-   grep -q 'quiet_a wrote' "$tmp/out/dmesg-quiet_a.log" &&
-   ! grep -q 'quiet_a wrote' "$tmp/out/dmesg-warns_b.log" &&
-   grep -q 'late after warns_b' "$tmp/out/dmesg-end.log" &&
-   grep -q 'WARNING' "$tmp/out/dmesg.log"; then
-	echo "ok $n guest_keeps_one_log_per_suite"
-else
-	fails=$((fails + 1))
-	sed 's/^/# /' <<<"$out"
-	echo "not ok $n guest_keeps_one_log_per_suite"
-fi
+grep -qx 'ok 3 kernel log during quiet_a: .*' <<<"$out" &&
+	grep -qx 'not ok 4 kernel log during warns_b: .*' <<<"$out" &&
+	grep -q 'quiet_a wrote' "$tmp/out/dmesg-quiet_a.log" &&
+	! grep -q 'quiet_a wrote' "$tmp/out/dmesg-warns_b.log" &&
+	grep -q 'late after warns_b' "$tmp/out/dmesg-end.log" &&
+	grep -q 'WARNING' "$tmp/out/dmesg.log"
+result guest_keeps_one_log_per_suite $((! $?)) "$out"
 [ $fails = 0 ]

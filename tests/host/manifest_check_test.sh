@@ -10,7 +10,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 scripts=$here/../../scripts
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 fails=0
+# shellcheck source=tests/host/lib/tap.sh
+. "$here/lib/tap.sh"
 tab=$'\t'
 
 # The expectations: suite "alpha" with three tests, "beta" with one, and
@@ -47,15 +48,9 @@ check() {
 	"$scripts/manifest-check.sh" -m "$tmp/manifest" -a "$tmp/allow" "${files[@]}" \
 		> "$tmp/r/manifest.tap" 2>&1
 	out=$("$scripts/tap-summary.sh" "${files[@]}" "$tmp/r/manifest.tap" 2>&1); rc=$?
-	n=$((n + 1))
-	if [ "$rc" = "$want_rc" ] && [ "$(tail -n 1 <<<"$out")" = "$want_last" ] &&
-	   { [ -z "$pattern" ] || grep -q -- "$pattern" <<<"$out"; }; then
-		echo "ok $n $name"
-	else
-		fails=$((fails + 1))
-		sed 's/^/# /' <<<"$out"
-		echo "not ok $n $name (exit $rc, wanted $want_rc and '$want_last')"
-	fi
+	[ "$rc" = "$want_rc" ] && [ "$(tail -n 1 <<<"$out")" = "$want_last" ] &&
+		{ [ -z "$pattern" ] || grep -q -- "$pattern" <<<"$out"; }
+	result "$name" $((! $?)) "$out" "exit $rc, wanted $want_rc and '$want_last'"
 }
 
 echo "TAP version 13"
@@ -136,18 +131,12 @@ check ktap_plan_short_fails_with_manifest 1 "12 passed, 1 failed, 1 skipped" \
 # The repository's own lists: well formed (no "line N:" complaint when
 # nothing reported), every allowlisted skip names a listed test.
 out=$("$scripts/manifest-check.sh" 2>&1)
-n=$((n + 1))
 bad=$(grep -E '^not ok .*:[0-9]+: ' <<<"$out")
 while IFS=$'\t' read -r s t _; do
 	case $s in ''|'#'*) continue ;; esac
 	[ "$t" = 1..0 ] || grep -qxF "$s$tab$t" "$here/../manifest" ||
 		bad+=$'\n'"skip-allowlist: $s: $t is not in tests/manifest"
 done < "$here/../skip-allowlist"
-if [ -z "$bad" ] && grep -q '^ok\|^not ok' <<<"$out"; then
-	echo "ok $n repository_manifest_and_allowlist_are_well_formed"
-else
-	fails=$((fails + 1))
-	sed 's/^/# /' <<<"$bad"
-	echo "not ok $n repository_manifest_and_allowlist_are_well_formed"
-fi
+[ -z "$bad" ] && grep -q '^ok\|^not ok' <<<"$out"
+result repository_manifest_and_allowlist_are_well_formed $((! $?)) "$bad"
 [ $fails = 0 ]

@@ -6,7 +6,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 summary=$here/../../scripts/tap-summary.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 fails=0
+# shellcheck source=tests/host/lib/tap.sh
+. "$here/lib/tap.sh"
 
 # check NAME EXPECTED_EXIT EXPECTED_LAST_LINE [PATTERN] -- stdin: file body
 # (a body of "@missing" means the file does not exist; NAME.rc via $RC)
@@ -18,15 +19,9 @@ check() {
 	rm -f "$tmp/$name.rc"
 	[ -n "${RC:-}" ] && echo "$RC" > "$tmp/$name.rc"
 	out=$("$summary" "$f" 2>&1); rc=$?
-	n=$((n + 1))
-	if [ "$rc" = "$want_rc" ] && [ "$(tail -n 1 <<<"$out")" = "$want_last" ] &&
-	   { [ -z "$pattern" ] || grep -q -- "$pattern" <<<"$out"; }; then
-		echo "ok $n $name"
-	else
-		fails=$((fails + 1))
-		sed 's/^/# /' <<<"$out"
-		echo "not ok $n $name (exit $rc, wanted $want_rc and '$want_last')"
-	fi
+	[ "$rc" = "$want_rc" ] && [ "$(tail -n 1 <<<"$out")" = "$want_last" ] &&
+		{ [ -z "$pattern" ] || grep -q -- "$pattern" <<<"$out"; }
+	result "$name" $((! $?)) "$out" "exit $rc, wanted $want_rc and '$want_last'"
 }
 
 echo "TAP version 13"

@@ -550,14 +550,16 @@ static void device_reports(struct fdp_dev *d)
 	 * Placement Directive. "The host is required to enable the Data
 	 * Placement Directive to submit write commands that specify a
 	 * Placement Identifier" (8.1.10); with no I/O directive enabled a
-	 * device ignores DTYPE and DSPEC. Our host never enables it, so it
-	 * relies on the device reporting it enabled, as QEMU does.
+	 * device ignores DTYPE and DSPEC. QEMU reports it enabled (and
+	 * persistent) as soon as FDP is, and fails Directive Send, so the
+	 * host must read this and leave it alone; nvmet, which starts a
+	 * namespace with it disabled, checks that the host enables it.
 	 */
 	memset(log, 0, sizeof(log));
 	ret = admin(d->fd, NVME_ADMIN_DIR_RECV, d->nsid, sizeof(log) / 4 - 1,
 		    0x01, log, sizeof(log), NULL);	/* DTYPE 0, DOPER 1 */
 	ksft_test_result(!ret && (log[0] & 4) && (log[32] & 4),
-			 "fdp.device: Identify Directive: Data Placement supported %d, enabled %d (the host does not enable it)\n",
+			 "fdp.device: Identify Directive: Data Placement supported %d, enabled %d\n",
 			 !!(log[0] & 4), !!(log[32] & 4));
 
 	memset(log, 0, sizeof(log));
