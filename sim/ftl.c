@@ -149,6 +149,16 @@ struct record {
 /* Configuration                                                          */
 
 enum gc_policy { GC_GREEDY, GC_COST_BENEFIT };
+
+/*
+ * Where GC writes the pages it moves. Shared: one open GC block for all
+ * streams, so collection remixes what the host kept apart (FDP's initially
+ * isolated reclaim unit handles). Per-stream: one open GC block per stream,
+ * and a moved page goes to the GC block of the stream the host last wrote
+ * it on (FDP's persistently isolated handles).
+ */
+enum gc_dest { GC_DEST_SHARED, GC_DEST_PER_STREAM };
+
 enum placement {
 	PL_SINGLE, PL_KERNEL, PL_LIFETIME, PL_ORACLE, PL_AUTOSTREAM, PL_MAP,
 	NR_PLACEMENTS
@@ -157,6 +167,10 @@ enum synthetic { SYN_NONE, SYN_UNIFORM, SYN_HOTCOLD };
 
 static const char *const gc_names[] = {
 	[GC_GREEDY] = "greedy", [GC_COST_BENEFIT] = "cost-benefit",
+};
+
+static const char *const gc_dest_names[] = {
+	[GC_DEST_SHARED] = "shared", [GC_DEST_PER_STREAM] = "per-stream",
 };
 
 static const char *const placement_names[] = {
@@ -197,6 +211,7 @@ struct config {
 	unsigned int streams;
 	enum placement policy;
 	enum gc_policy gc;
+	enum gc_dest gc_dest;
 	uint64_t warmup_pages;
 	uint64_t seed;
 	double hot_space;		/* hotcold: hot fraction of LBAs */
@@ -504,6 +519,9 @@ static void trace_load(struct source *src, const char *path,
 
 enum block_state { BLK_FREE, BLK_OPEN, BLK_FULL, BLK_VICTIM };
 
+/* Block tag of the shared GC block, whose pages come from any stream. */
+#define STREAM_MIXED		UINT8_MAX
+
 struct ftl_stats {
 	uint64_t host_pages;		/* counted host page writes */
 	uint64_t gc_pages;		/* counted relocations */
@@ -518,12 +536,26 @@ struct ftl {
 	uint32_t bpages;		/* pages per erase block */
 	uint32_t nblocks;
 	enum gc_policy gc;
+	bool gc_per_stream;
+	unsigned int nstreams;
 
 	uint32_t *l2p;			/* logical -> physical page */
 	uint32_t *p2l;			/* physical -> logical or NO_PAGE */
 	uint32_t *valid;		/* per block: valid pages */
 	uint64_t *closed_at;		/* per block: clock when filled */
 	uint8_t *state;			/* per block: enum block_state */
+	/*
+	 * Per block: the stream whose pages it holds, or STREAM_MIXED. A host
+	 * block holds one stream, and so does a GC block with per-stream GC,
+	 * so one byte per block is all the stream tracking GC needs.
+	 */
+	uint8_t *tag;
+	/*
+	 * Per logical page: the stream the host last wrote it on. Kept only
+	 * with per-stream GC, and only so that ftl_check() can prove that
+	 * every page still sits in a block of that stream.
+	 */
+	uint8_t *lstream;
 
 	uint32_t *free_stack;
 	uint32_t nfree;
@@ -536,13 +568,17 @@ struct ftl {
 	uint32_t *next, *prev;		/* per block */
 	uint32_t *head, *tail;		/* per valid count 0..bpages */
 
-	/* Open blocks: slots 0..nstreams-1 for the host, the last for GC. */
+	/*
+	 * Open blocks: slots 0..nstreams-1 for the host, then from gc_base
+	 * one slot for GC (shared) or one per stream (per-stream).
+	 */
 	unsigned int nslots;
-	unsigned int gc_slot;
+	unsigned int gc_base;
 	uint32_t *open_blk;
 	uint32_t *open_off;
 
 	uint64_t *stream_pages;		/* counted writes per stream */
+	uint64_t *stream_gc_pages;	/* counted relocations per stream */
 
 	uint64_t clock;			/* all host page writes so far */
 	uint64_t warmup;		/* host page writes not counted */
@@ -577,18 +613,27 @@ static void bucket_remove(struct ftl *f, uint32_t b)
 		f->tail[v] = f->prev[b];
 }
 
-static void ftl_init(struct ftl *f, uint32_t lpages, uint32_t nblocks,
-		     uint32_t bpages, unsigned int streams, enum gc_policy gc,
-		     uint64_t warmup)
+/* GC open blocks: one for all streams, or one per stream. */
+static unsigned int gc_slots(enum gc_dest dest, unsigned int streams)
 {
+	return dest == GC_DEST_PER_STREAM ? streams : 1;
+}
+
+static void ftl_init(struct ftl *f, const struct config *cfg,
+		     uint32_t lpages, uint32_t nblocks)
+{
+	uint32_t bpages = cfg->block_pages;
+	unsigned int streams = cfg->streams;
 	size_t ppages = (size_t)nblocks * bpages;
 
 	memset(f, 0, sizeof(*f));
 	f->lpages = lpages;
 	f->bpages = bpages;
 	f->nblocks = nblocks;
-	f->gc = gc;
-	f->warmup = warmup;
+	f->gc = cfg->gc;
+	f->gc_per_stream = cfg->gc_dest == GC_DEST_PER_STREAM;
+	f->nstreams = streams;
+	f->warmup = cfg->warmup_pages;
 
 	f->l2p = xcalloc(lpages, sizeof(*f->l2p));
 	f->p2l = xcalloc(ppages, sizeof(*f->p2l));
@@ -597,6 +642,9 @@ static void ftl_init(struct ftl *f, uint32_t lpages, uint32_t nblocks,
 	f->valid = xcalloc(nblocks, sizeof(*f->valid));
 	f->closed_at = xcalloc(nblocks, sizeof(*f->closed_at));
 	f->state = xcalloc(nblocks, sizeof(*f->state));
+	f->tag = xcalloc(nblocks, sizeof(*f->tag));
+	if (f->gc_per_stream)
+		f->lstream = xcalloc(lpages, sizeof(*f->lstream));
 	f->next = xcalloc(nblocks, sizeof(*f->next));
 	f->prev = xcalloc(nblocks, sizeof(*f->prev));
 	f->head = xcalloc(bpages + 1, sizeof(*f->head));
@@ -609,12 +657,13 @@ static void ftl_init(struct ftl *f, uint32_t lpages, uint32_t nblocks,
 	for (uint32_t b = 0; b < nblocks; b++)
 		f->free_stack[f->nfree++] = nblocks - 1 - b;
 
-	f->nslots = streams + 1;
-	f->gc_slot = streams;
+	f->gc_base = streams;
+	f->nslots = streams + gc_slots(cfg->gc_dest, streams);
 	f->open_blk = xcalloc(f->nslots, sizeof(*f->open_blk));
 	f->open_off = xcalloc(f->nslots, sizeof(*f->open_off));
 	fill_u32(f->open_blk, f->nslots, NO_BLOCK);
 	f->stream_pages = xcalloc(streams, sizeof(*f->stream_pages));
+	f->stream_gc_pages = xcalloc(streams, sizeof(*f->stream_gc_pages));
 }
 
 static void ftl_free(struct ftl *f)
@@ -624,6 +673,8 @@ static void ftl_free(struct ftl *f)
 	free(f->valid);
 	free(f->closed_at);
 	free(f->state);
+	free(f->tag);
+	free(f->lstream);
 	free(f->next);
 	free(f->prev);
 	free(f->head);
@@ -632,6 +683,26 @@ static void ftl_free(struct ftl *f)
 	free(f->open_blk);
 	free(f->open_off);
 	free(f->stream_pages);
+	free(f->stream_gc_pages);
+}
+
+/* The stream tag a block opened in a slot gets. */
+static uint8_t slot_tag(const struct ftl *f, unsigned int slot)
+{
+	if (slot < f->gc_base)
+		return (uint8_t)slot;
+	if (f->gc_per_stream)
+		return (uint8_t)(slot - f->gc_base);
+	return STREAM_MIXED;
+}
+
+/*
+ * The GC slot a victim's pages go to. With per-stream GC every block holds
+ * one stream, so the victim's tag is the stream of each of its pages.
+ */
+static unsigned int gc_slot_for(const struct ftl *f, uint32_t victim)
+{
+	return f->gc_base + (f->gc_per_stream ? f->tag[victim] : 0);
 }
 
 /* Drop the current copy of a logical page, if any. */
@@ -698,13 +769,15 @@ static void ftl_append(struct ftl *f, unsigned int slot, uint32_t lpn);
 
 static void ftl_collect_one(struct ftl *f)
 {
-	uint32_t victim, base;
+	uint32_t victim, base, moved = 0;
+	unsigned int dest;
 
 	victim = f->gc == GC_GREEDY ? victim_greedy(f) : victim_cost_benefit(f);
 	if (victim == NO_BLOCK || f->valid[victim] >= f->bpages)
 		die(1, "no reclaimable block: too little over-provisioning");
 	bucket_remove(f, victim);
 	f->state[victim] = BLK_VICTIM;
+	dest = gc_slot_for(f, victim);
 	if (f->counting) {
 		f->st.victims++;
 		f->st.victim_valid += f->valid[victim];
@@ -718,9 +791,13 @@ static void ftl_collect_one(struct ftl *f)
 			continue;
 		f->p2l[base + i] = NO_PAGE;
 		f->valid[victim]--;
-		ftl_append(f, f->gc_slot, lpn);
-		if (f->counting)
-			f->st.gc_pages++;
+		ftl_append(f, dest, lpn);
+		moved++;
+	}
+	if (f->counting) {
+		f->st.gc_pages += moved;
+		if (f->gc_per_stream)
+			f->stream_gc_pages[f->tag[victim]] += moved;
 	}
 
 	f->state[victim] = BLK_FREE;
@@ -732,14 +809,15 @@ static uint32_t ftl_take_free(struct ftl *f, unsigned int slot)
 {
 	uint32_t b;
 
-	/* Only host streams trigger GC; the GC stream lives off the reserve. */
-	if (slot != f->gc_slot)
+	/* Only host streams trigger GC; GC blocks live off the reserve. */
+	if (slot < f->gc_base)
 		while (f->nfree < GC_RESERVE)
 			ftl_collect_one(f);
 	if (!f->nfree)
 		die(1, "internal error: no free block for slot %u", slot);
 	b = f->free_stack[--f->nfree];
 	f->state[b] = BLK_OPEN;
+	f->tag[b] = slot_tag(f, slot);
 	f->valid[b] = 0;
 	f->open_blk[slot] = b;
 	f->open_off[slot] = 0;
@@ -773,6 +851,8 @@ static inline void ftl_host_write(struct ftl *f, uint32_t lpn,
 	f->counting = f->clock >= f->warmup;
 	ftl_invalidate(f, lpn);
 	ftl_append(f, stream, lpn);
+	if (f->lstream)
+		f->lstream[lpn] = (uint8_t)stream;
 	if (f->counting) {
 		f->st.host_pages++;
 		f->stream_pages[stream]++;
@@ -787,15 +867,9 @@ static inline void ftl_discard(struct ftl *f, uint32_t lpn)
 	ftl_invalidate(f, lpn);
 }
 
-/*
- * Cross-check the maps, the valid counts and the bucket lists once at the
- * end, so that every run (and every test) also proves the bookkeeping
- * behind its numbers. O(physical pages): negligible next to the replay.
- */
-static void ftl_check(const struct ftl *f)
+/* Both maps agree and every block's valid count is what it holds. */
+static void check_maps(const struct ftl *f)
 {
-	uint64_t full = 0, listed = 0;
-
 	for (uint32_t lpn = 0; lpn < f->lpages; lpn++) {
 		uint32_t ppn = f->l2p[lpn];
 
@@ -819,8 +893,16 @@ static void ftl_check(const struct ftl *f)
 		if (v != f->valid[b] || (f->state[b] == BLK_FREE && v))
 			die(1, "internal error: block %u: %u valid, not %u",
 			    b, v, f->valid[b]);
-		full += f->state[b] == BLK_FULL;
 	}
+}
+
+/* The bucket lists hold exactly the full blocks, each under its count. */
+static void check_lists(const struct ftl *f)
+{
+	uint64_t full = 0, listed = 0;
+
+	for (uint32_t b = 0; b < f->nblocks; b++)
+		full += f->state[b] == BLK_FULL;
 	for (uint32_t v = 0; v <= f->bpages; v++)
 		for (uint32_t b = f->head[v]; b != NO_BLOCK; b = f->next[b]) {
 			if (f->state[b] != BLK_FULL || f->valid[b] != v ||
@@ -831,6 +913,99 @@ static void ftl_check(const struct ftl *f)
 	if (listed != full)
 		die(1, "internal error: %llu full blocks, %llu listed",
 		    (unsigned long long)full, (unsigned long long)listed);
+}
+
+/*
+ * Every block is accounted for once: free ones on the free stack, open
+ * ones in exactly one slot, tagged with that slot's stream and written
+ * only below the slot's offset; no victim is left half collected. This is
+ * the free-block accounting the reserve argument (GC_RESERVE) rests on.
+ */
+static void check_space(const struct ftl *f)
+{
+	uint8_t *seen = xcalloc(f->nblocks, 1);
+	uint32_t nopen = 0, nstate_free = 0, nstate_open = 0;
+
+	for (uint32_t i = 0; i < f->nfree; i++) {
+		uint32_t b = f->free_stack[i];
+
+		if (b >= f->nblocks || seen[b]++ || f->state[b] != BLK_FREE)
+			die(1, "internal error: free stack entry %u (%u)",
+			    i, b);
+	}
+	for (unsigned int slot = 0; slot < f->nslots; slot++) {
+		uint32_t b = f->open_blk[slot];
+
+		if (b == NO_BLOCK)
+			continue;
+		nopen++;
+		if (b >= f->nblocks || seen[b]++ || f->state[b] != BLK_OPEN ||
+		    f->tag[b] != slot_tag(f, slot) ||
+		    f->open_off[slot] >= f->bpages ||
+		    f->valid[b] > f->open_off[slot])
+			die(1, "internal error: slot %u, open block %u",
+			    slot, b);
+		for (uint32_t i = f->open_off[slot]; i < f->bpages; i++)
+			if (f->p2l[b * f->bpages + i] != NO_PAGE)
+				die(1, "internal error: block %u written at "
+				    "%u, beyond its offset", b, i);
+	}
+	for (uint32_t b = 0; b < f->nblocks; b++) {
+		nstate_free += f->state[b] == BLK_FREE;
+		nstate_open += f->state[b] == BLK_OPEN;
+		if (f->state[b] == BLK_VICTIM)
+			die(1, "internal error: block %u left a victim", b);
+	}
+	if (nstate_free != f->nfree || nstate_open != nopen)
+		die(1, "internal error: %u free and %u open blocks, %u and %u "
+		    "listed", nstate_free, nstate_open, f->nfree, nopen);
+	free(seen);
+}
+
+/*
+ * With per-stream GC, streams never mix: every used block carries a real
+ * stream, every valid page sits in a block of the stream the host last
+ * wrote it on, and the per-stream relocations add up to the total.
+ */
+static void check_streams(const struct ftl *f)
+{
+	uint64_t gc = 0;
+
+	if (!f->gc_per_stream)
+		return;
+	for (uint32_t b = 0; b < f->nblocks; b++)
+		if (f->state[b] != BLK_FREE && f->tag[b] >= f->nstreams)
+			die(1, "internal error: block %u tagged %u", b,
+			    f->tag[b]);
+	for (uint32_t lpn = 0; lpn < f->lpages; lpn++) {
+		uint32_t ppn = f->l2p[lpn];
+
+		if (ppn != NO_PAGE &&
+		    f->tag[ppn / f->bpages] != f->lstream[lpn])
+			die(1, "internal error: page %u of stream %u in "
+			    "block %u of stream %u", lpn, f->lstream[lpn],
+			    ppn / f->bpages, f->tag[ppn / f->bpages]);
+	}
+	for (unsigned int s = 0; s < f->nstreams; s++)
+		gc += f->stream_gc_pages[s];
+	if (gc != f->st.gc_pages)
+		die(1, "internal error: %llu relocations by stream, %llu "
+		    "in all", (unsigned long long)gc,
+		    (unsigned long long)f->st.gc_pages);
+}
+
+/*
+ * Cross-check the maps, the valid counts, the bucket lists, the free and
+ * open blocks and the stream tags once at the end, so that every run (and
+ * every test) also proves the bookkeeping behind its numbers.
+ * O(physical pages): negligible next to the replay.
+ */
+static void ftl_check(const struct ftl *f)
+{
+	check_maps(f);
+	check_lists(f);
+	check_space(f);
+	check_streams(f);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1141,6 +1316,31 @@ static void replay(struct ftl *f, struct source *src, struct placer *pl)
 	}
 }
 
+static void print_u64_list(const char *key, const uint64_t *v,
+			   unsigned int n)
+{
+	printf("%s", key);
+	for (unsigned int i = 0; i < n; i++)
+		printf("%s%llu", i ? "," : " ", (unsigned long long)v[i]);
+	printf("\n");
+}
+
+/*
+ * Per-stream GC only, where each block belongs to one stream: relocations
+ * per stream (stream i's WAF is 1 + gc / host) and the blocks each stream
+ * holds at the end, i.e. how the shared spare ended up split.
+ */
+static void report_streams(const struct ftl *f)
+{
+	uint64_t blocks[MAX_STREAMS] = { 0 };
+
+	for (uint32_t b = 0; b < f->nblocks; b++)
+		if (f->state[b] != BLK_FREE)
+			blocks[f->tag[b]]++;
+	print_u64_list("stream_gc_pages", f->stream_gc_pages, f->nstreams);
+	print_u64_list("stream_blocks", blocks, f->nstreams);
+}
+
 static void report(const struct ftl *f, const struct config *cfg,
 		   const struct placer *pl, const char *workload)
 {
@@ -1155,6 +1355,7 @@ static void report(const struct ftl *f, const struct config *cfg,
 	printf("policy %s\n", placement_names[cfg->policy]);
 	printf("streams %u\n", cfg->streams);
 	printf("gc %s\n", gc_names[cfg->gc]);
+	printf("gc_dest %s\n", gc_dest_names[cfg->gc_dest]);
 	printf("logical_pages %u\n", f->lpages);
 	printf("physical_pages %llu\n",
 	       (unsigned long long)f->nblocks * f->bpages);
@@ -1169,11 +1370,9 @@ static void report(const struct ftl *f, const struct config *cfg,
 	printf("victim_valid_ratio %.4f\n", vratio);
 	printf("discarded_pages %llu\n", (unsigned long long)st->discarded);
 	printf("erases %llu\n", (unsigned long long)st->erases);
-	printf("stream_pages");
-	for (unsigned int i = 0; i < pl->n; i++)
-		printf("%s%llu", i ? "," : " ",
-		       (unsigned long long)f->stream_pages[i]);
-	printf("\n");
+	print_u64_list("stream_pages", f->stream_pages, pl->n);
+	if (f->gc_per_stream)
+		report_streams(f);
 	if (pl->policy == PL_ORACLE && pl->n > 1) {
 		printf("oracle_edges");
 		for (unsigned int k = 0; k + 1 < pl->n; k++)
@@ -1212,6 +1411,8 @@ static void usage(FILE *out)
 "  --map-lifetimes 0|1     map: streams for the lifetime hints (1)\n"
 "  --map-files 0|1         map: fold file stream IDs onto the rest (1)\n"
 "  --gc NAME               greedy|cost-benefit (greedy)\n"
+"  --gc-dest shared|per-stream   GC writes moved pages to one open block\n"
+"                          for all streams, or to one per stream (shared)\n"
 "  --warmup-pages K        do not count the first K host page writes (0)\n"
 "  --seed S                synthetic workload seed (1)\n"
 "  --hot-space F --hot-writes F   hotcold split (0.2, 0.8)\n"
@@ -1267,7 +1468,7 @@ enum {
 	OPT_TRACE = 256, OPT_SYNTHETIC, OPT_WRITES, OPT_LGIB, OPT_LPAGES,
 	OPT_OP, OPT_BPAGES, OPT_STREAMS, OPT_POLICY, OPT_GC, OPT_WARMUP,
 	OPT_SEED, OPT_HOT_SPACE, OPT_HOT_WRIT, OPT_AS_CHUNK, OPT_AS_HALF,
-	OPT_MAP_CLASSES, OPT_MAP_LIFE, OPT_MAP_FILES, OPT_HELP,
+	OPT_MAP_CLASSES, OPT_MAP_LIFE, OPT_MAP_FILES, OPT_GC_DEST, OPT_HELP,
 };
 
 static const struct option long_opts[] = {
@@ -1281,6 +1482,7 @@ static const struct option long_opts[] = {
 	{ "streams",		required_argument, NULL, OPT_STREAMS },
 	{ "policy",		required_argument, NULL, OPT_POLICY },
 	{ "gc",			required_argument, NULL, OPT_GC },
+	{ "gc-dest",		required_argument, NULL, OPT_GC_DEST },
 	{ "warmup-pages",	required_argument, NULL, OPT_WARMUP },
 	{ "seed",		required_argument, NULL, OPT_SEED },
 	{ "hot-space",		required_argument, NULL, OPT_HOT_SPACE },
@@ -1351,7 +1553,8 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 
 	*cfg = (struct config) {
 		.op = 0.28, .block_pages = 256, .streams = 1,
-		.policy = PL_SINGLE, .gc = GC_GREEDY, .seed = 1,
+		.policy = PL_SINGLE, .gc = GC_GREEDY,
+		.gc_dest = GC_DEST_SHARED, .seed = 1,
 		.hot_space = 0.2, .hot_writes = 0.8, .as_chunk_kib = 1024,
 		.map = { .lifetimes = true, .files = true },
 	};
@@ -1398,6 +1601,10 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 			parse_named("--gc", o, gc_names, 2, &i);
 			cfg->gc = i;
 			break;
+		case OPT_GC_DEST:
+			parse_named("--gc-dest", o, gc_dest_names, 2, &i);
+			cfg->gc_dest = i;
+			break;
 		case OPT_WARMUP:
 			cfg->warmup_pages = opt_u64("--warmup-pages", o);
 			break;
@@ -1442,22 +1649,30 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 
 /*
  * Physical blocks: logical * (1 + op), to the nearest whole block. The GC
- * reserve and the open blocks come out of this, as on a real device, so
- * the spare must at least cover them.
+ * reserve and the open blocks (one per host stream, plus one or one per
+ * stream for GC) come out of this, as on a real device, so the spare must
+ * at least cover them. GC_RESERVE still suffices with per-stream GC: a
+ * victim holds one stream, so its pages go to one GC block and need at
+ * most one new block, as with a shared one.
  */
 static uint32_t physical_blocks(const struct config *cfg, uint32_t lpages)
 {
 	double pages = (double)lpages * (1.0 + cfg->op);
 	double blocks = floor(pages / cfg->block_pages + 0.5);
+	unsigned int gc_open = gc_slots(cfg->gc_dest, cfg->streams);
 	double spare, need;
 
 	if (blocks * cfg->block_pages >= (double)NO_PAGE)
 		die(EXIT_USAGE, "physical space beyond 2^32 pages");
 	spare = blocks * cfg->block_pages - lpages;
-	need = (double)(cfg->streams + 1 + GC_RESERVE) * cfg->block_pages;
+	need = (double)(cfg->streams + gc_open + GC_RESERVE) *
+	       cfg->block_pages;
 	if (spare <= need)
-		die(EXIT_USAGE, "%.0f spare pages, %.0f needed for open blocks",
-		    spare, need);
+		die(EXIT_USAGE, "%.0f spare pages, not more than the %.0f that "
+		    "%u host and %u GC open blocks (--gc-dest %s) and %d "
+		    "reserve blocks take: raise --op or lower --streams",
+		    spare, need, cfg->streams, gc_open,
+		    gc_dest_names[cfg->gc_dest], GC_RESERVE);
 	return (uint32_t)blocks;
 }
 
@@ -1512,8 +1727,7 @@ int main(int argc, char **argv)
 	if (cfg.policy == PL_AUTOSTREAM)
 		autostream_init(&pl.as, &cfg, lpages);
 
-	ftl_init(&f, lpages, physical_blocks(&cfg, lpages), cfg.block_pages,
-		 cfg.streams, cfg.gc, cfg.warmup_pages);
+	ftl_init(&f, &cfg, lpages, physical_blocks(&cfg, lpages));
 	replay(&f, &src, &pl);
 	ftl_check(&f);
 	report(&f, &cfg, &pl, workload);

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$here/lib/tap.sh"
 
 echo "TAP version 13"
-plan=18
+plan=25
 echo "1..$plan"
 
 # key FILE KEY: the value of one "key value" line of a report
@@ -285,6 +285,137 @@ rc=$?
 [ $rc = 2 ] && grep -q "unknown class 'bogus'" "$tmp/map-bad.err"
 result "map: an unknown class in --map-classes is a usage error" $((! $?)) \
 	"exit $rc: $(cat "$tmp/map-bad.err")"
+
+# --gc-dest shared is what the simulator always did: same report, byte for
+# byte, as a run without the option, where streams are used (oracle/2).
+hotcold --policy oracle --streams 2 > "$tmp/hc-oracle2" 2>&1
+hotcold --policy oracle --streams 2 --gc-dest shared > "$tmp/hc-oracle2-sh" 2>&1
+[ -n "$(key "$tmp/hc-oracle2" waf)" ] &&
+[ "$(key "$tmp/hc-oracle2" gc_dest)" = shared ] &&
+cmp -s "$tmp/hc-oracle2" "$tmp/hc-oracle2-sh"
+result "gc-dest shared reports what the default does" $((! $?)) \
+	"$(diff "$tmp/hc-oracle2" "$tmp/hc-oracle2-sh")"
+
+# With one stream there is one GC block either way: per-stream GC must
+# place every page where shared GC does, and charge all of it to stream 0.
+hotcold --policy single --streams 1 --gc-dest per-stream > "$tmp/hc-ps1" 2>&1
+grep -v -e '^gc_dest ' -e '^stream_gc_pages ' -e '^stream_blocks ' \
+	"$tmp/hc-ps1" > "$tmp/a"
+grep -v '^gc_dest ' "$tmp/hc-single1" > "$tmp/b"
+[ -n "$(key "$tmp/a" waf)" ] && cmp -s "$tmp/a" "$tmp/b" &&
+[ "$(key "$tmp/hc-ps1" stream_gc_pages)" = "$(key "$tmp/a" gc_pages)" ]
+result "gc-dest per-stream with one stream reports what shared does" \
+	$((! $?)) "$(diff "$tmp/a" "$tmp/b")" "$(cat "$tmp/hc-ps1")"
+
+# Shared GC writes the oracle's short- and long-lived survivors into one
+# block; per-stream GC keeps them apart, which must not do worse.
+hotcold --policy oracle --streams 2 --gc-dest per-stream \
+	> "$tmp/hc-oracle2-ps" 2>&1
+ps=$(key "$tmp/hc-oracle2-ps" waf)
+sh=$(key "$tmp/hc-oracle2" waf)
+awk_true "\"$ps\" != \"\" && \"$sh\" != \"\" && $ps <= $sh"
+result "hotcold oracle/2: per-stream GC WAF $ps <= shared $sh" $((! $?)) \
+	"$(cat "$tmp/hc-oracle2")" "$(cat "$tmp/hc-oracle2-ps")"
+
+# Hot/cold split perfectly by LBA (hot 20% of the space, 80% of the writes,
+# on stream 1; cold on stream 2) with per-stream GC: each stream is then a
+# device of its own under uniform random writes, its WAF 1/(1 - u_i) with
+# (1 + op_i)(1 - u_i) = -ln u_i. Greedy picks the emptiest block of either
+# stream, so in steady state both streams' victims are equally full
+# (u_hot = u_cold): the spare splits in proportion to the space, op_i =
+# op, and every stream, and the whole, has the uniform WAF, whatever the
+# skew (sim/README.md). 256 MiB, 1 MiB blocks, op 0.28 (uniform here is
+# within 1% of the limit), fill + 3x warm-up + 5x measured. The whole must
+# be within 3%, as for uniform; shared GC gives +5.3% here, the optimal
+# spare split would give -25%. Each stream within 5%: a stream is a
+# smaller device with its own two open blocks (the hot one has ~15 spare
+# blocks); the optimal split would put them at 1.46 and 3.49 (-41%, +41%).
+awk -v w=$((8 * 65536)) 'BEGIN {
+	srand(3); lp = 65536; hot = int(lp / 5)
+	for (p = 0; p < lp; p += n) {
+		n = p < hot && p + 256 > hot ? hot - p : 256
+		n = p + n > lp ? lp - p : n
+		printf "W %d %d data 0 0 %d\n", p * 8, n * 8, p < hot ? 1 : 2
+	}
+	for (i = 0; i < w; i++)
+		if (rand() < 0.8)
+			printf "W %d 8 data 0 0 1\n", int(rand() * hot) * 8
+		else
+			printf "W %d 8 data 0 0 2\n",
+			       (hot + int(rand() * (lp - hot))) * 8
+}' > "$tmp/split.trace"
+"$sim" --trace "$tmp/split.trace" --logical-pages 65536 --block-pages 256 \
+	--op 0.28 --policy kernel --streams 2 --gc-dest per-stream \
+	--warmup-pages $((3 * 65536)) > "$tmp/split" 2>&1
+got=$(key "$tmp/split" waf)
+want=$(expected_waf 0.28)
+awk_true "\"$got\" != \"\" && $got > $want * 0.97 && $got < $want * 1.03"
+result "hotcold split, per-stream GC: WAF $got vs closed form $want (3%)" \
+	$((! $?)) "$(cat "$tmp/split")"
+read -r hot cold < <(awk -F'[ ,]' '$1 == "stream_pages" { h1 = $2; h2 = $3 }
+	$1 == "stream_gc_pages" { g1 = $2; g2 = $3 }
+	END { if (h1 && h2) printf "%.3f %.3f\n", 1 + g1 / h1, 1 + g2 / h2 }' \
+	"$tmp/split")
+awk_true "\"$hot\" != \"\" && \"$cold\" != \"\" &&
+	  $hot > $want * 0.95 && $hot < $want * 1.05 &&
+	  $cold > $want * 0.95 && $cold < $want * 1.05"
+result "hotcold split, per-stream GC: hot $hot, cold $cold near $want (5%)" \
+	$((! $?)) "$(cat "$tmp/split")"
+
+# The split of the spare that minimises the WAF instead, 0.8 * WAF(op_hot)
+# + 0.2 * WAF(op_cold) with 0.2 (1 + op_hot) + 0.8 (1 + op_cold) = 1 + op,
+# by golden-section search: 1.866 at op 0.28 (op_hot 0.687, op_cold
+# 0.178). No victim choice that keeps the streams apart does better in the
+# large-block limit; cost-benefit, which spends spare where data dies
+# young, should come close (measured 1.897, op_hot 0.680). Not below 3%
+# under it (the small-block gain seen above), not above 5%.
+optimal_split_waf() {
+	awk -v op="$1" -v hs=0.2 -v hw=0.8 '
+	function u_of(a,   lo, hi, m, i) {
+		lo = 1e-12; hi = 1 - 1e-12
+		for (i = 0; i < 100; i++) {
+			m = (lo + hi) / 2
+			if (-log(m) - a * (1 - m) > 0) lo = m; else hi = m
+		}
+		return lo
+	}
+	function waf(ah,   ac) {
+		ac = (1 + op - hs * ah) / (1 - hs)
+		return hw / (1 - u_of(ah)) + (1 - hw) / (1 - u_of(ac))
+	}
+	BEGIN {
+		g = (sqrt(5) - 1) / 2
+		lo = 1 + 1e-9; hi = 1 + op / hs - 1e-9
+		for (i = 0; i < 60; i++) {
+			x1 = hi - g * (hi - lo); x2 = lo + g * (hi - lo)
+			if (waf(x1) < waf(x2)) hi = x2; else lo = x1
+		}
+		printf "%.3f\n", waf((lo + hi) / 2)
+	}'
+}
+"$sim" --trace "$tmp/split.trace" --logical-pages 65536 --block-pages 256 \
+	--op 0.28 --policy kernel --streams 2 --gc-dest per-stream \
+	--gc cost-benefit --warmup-pages $((3 * 65536)) > "$tmp/split-cb" 2>&1
+got=$(key "$tmp/split-cb" waf)
+want=$(optimal_split_waf 0.28)
+awk_true "\"$got\" != \"\" && $got > $want * 0.97 && $got < $want * 1.05"
+result \
+	"hotcold split, per-stream cost-benefit GC: WAF $got vs optimal split $want" \
+	$((! $?)) "$(cat "$tmp/split-cb")"
+
+# Per-stream GC opens a GC block per stream out of the spare: the 18 spare
+# blocks here hold 8 host, 1 GC and 2 reserve blocks with room for data,
+# but not 8 + 8 + 2, so per-stream is refused as a usage error, shared is
+# not.
+two_files --policy kernel --streams 8 --gc-dest shared > /dev/null 2>&1
+rc_sh=$?
+two_files --policy kernel --streams 8 --gc-dest per-stream > /dev/null \
+	2> "$tmp/ps-spare.err"
+rc=$?
+[ $rc_sh = 0 ] && [ $rc = 2 ] && grep -q 'per-stream' "$tmp/ps-spare.err"
+result "gc-dest per-stream: a spare without a GC block per stream is refused" \
+	$((! $?)) "shared: exit $rc_sh" \
+	"per-stream: exit $rc: $(cat "$tmp/ps-spare.err")"
 
 # Speed: 1 GiB filled, then 4 M random writes at 28% OP (~10 M media
 # writes in all). Wall clock, process start included.
