@@ -6,13 +6,14 @@ S := scripts
 
 .PHONY: all run test deps tree kernel selftests export check check-bisect \
 	vm-shell bench bench-quick bench-streams bench-profile clean help qemu \
-	test-qemu-fdp
+	test-qemu-fdp test-debug
 
 all: help
 
 help:
 	@echo "make run           build, boot, run the demonstration workload"
 	@echo "make test          build, boot, run every test; ends 'N passed, N failed'"
+	@echo "make test-debug    the guest tests on a KASAN + lockdep kernel (build/obj-debug)"
 	@echo "make deps          install the Debian packages the project needs"
 	@echo "make tree          create/refresh build/linux (base + patches/)"
 	@echo "make kernel        build bzImage in build/obj"
@@ -46,6 +47,10 @@ run: kernel selftests
 
 test: kernel selftests
 	@$(S)/run-tests.sh
+
+# Builds its own kernel, selftests and results (build/*-debug).
+test-debug: tree
+	@$(S)/test-debug.sh
 
 export:
 	@$(S)/export.sh
@@ -83,4 +88,5 @@ test-qemu-fdp: kernel qemu
 	@$(S)/test-qemu-fdp.sh
 
 clean:
-	rm -rf build/obj build/obj-bisect build/selftests build/vm build/test-results
+	rm -rf build/obj build/obj-bisect build/selftests build/vm build/test-results \
+		build/obj-debug build/selftests-debug build/test-results-debug

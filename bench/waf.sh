@@ -9,8 +9,9 @@
 # single (no streams), lifetime (6.12: lifetime hints only), kernel (this
 # series' mapping, as the device received it), oracle (by actual death
 # time) and autostream (an in-device policy), with greedy garbage
-# collection; with CB_STREAMS streams (default 8) also under cost-benefit
-# garbage collection.
+# collection into one shared GC destination and into one per stream; with
+# CB_STREAMS streams (default 8) also under cost-benefit garbage
+# collection.
 #
 #   waf.sh [SCALE]   SCALE 4: the full benchmark, 1: bench-quick
 # Writes build/bench/waf.md and build/bench/waf.tsv (one row per workload,
@@ -116,15 +117,21 @@ for wl in $workloads; do
 		case " $cb_streams " in
 		*" $n "*) for p in $policies; do runs="$runs $p:cost-benefit"; done ;;
 		esac
+		for p in $policies; do runs="$runs $p:greedy-isolated"; done
 		for run in $runs; do
 			p=${run%:*} gc=${run#*:}
 			report=$traces/$wl-$n.$p.report
 			[ "$gc" = greedy ] || report=$traces/$wl-$n.$p.$gc.report
-			# shellcheck disable=SC2046
+			# greedy-isolated: greedy GC with one GC destination per
+			# stream, as FDP's persistently isolated handles have.
+			gc_args="--gc $gc"
+			[ "$gc" = greedy-isolated ] &&
+				gc_args="--gc greedy --gc-dest per-stream"
+			# shellcheck disable=SC2046,SC2086
 			"$ROOT/sim/ftl-sim" --trace "$traces/$wl-$n.replay" \
 				--logical-pages $pages --op "$op" --streams "$n" \
 				--block-pages "$block_pages" --warmup-pages "$warm" \
-				--gc "$gc" $(variant_args "$p") > "$report"
+				$gc_args $(variant_args "$p") > "$report"
 			read -r waf host differs < <(awk '$1 == "waf" { w = $2 }
 				$1 == "host_pages" { h = $2 }
 				$1 == "map_differs_from_kernel" { d = $2 }
@@ -171,6 +178,10 @@ policy_table() {
 		echo
 		policy_table cost-benefit
 	fi
+	echo
+	echo "The same traces with greedy GC that keeps streams apart (one GC destination per stream, as FDP's persistently isolated reclaim unit handles; above, one shared GC destination remixes what the host separated)"
+	echo
+	policy_table greedy-isolated
 	echo
 	echo "Mapping variants on the same traces (see bench/waf.sh), greedy GC: what each part of the series' table buys"
 	echo

@@ -3,10 +3,11 @@
 # (scripts/guest/run-selftests.sh) reads and clears the kernel log after
 # boot, after each suite and once more at the end, into DIR/dmesg-boot.log,
 # DIR/dmesg-SUITE.log, DIR/dmesg-end.log: each part must exist and hold no
-# kernel warning, BUG, Oops, KASAN/UBSAN or lockdep report, and the not ok
-# line names the part (the suite) it came in. The boot log must show the
-# log buffer that vm.sh asks for (log_buf_len=4M), so that nothing scrolls
-# away between two reads.
+# kernel warning, BUG (a sleeping function called from invalid context
+# among them), Oops, KASAN/UBSAN, lockdep or debugobjects report, and the
+# not ok line names the part (the suite) it came in. The boot log must show
+# the log buffer that vm.sh asks for (log_buf_len=4M), so that nothing
+# scrolls away between two reads.
 #
 #   kernel-log-check.sh DIR SUITE...
 set -u
@@ -18,6 +19,10 @@ pattern='WARNING:|BUG:|kernel BUG at|Oops|KASAN:|UBSAN:|Kernel panic|Call Trace:
 pattern+='|general protection fault|possible circular locking|possible recursive locking'
 pattern+='|inconsistent lock state|suspicious RCU usage|blocked for more than'
 pattern+='|rcu: INFO: .* detected stalls'
+# The debug kernel's (make test-debug): debugobjects, DEBUG_LIST, lockdep
+# giving up (a table full) or a report of its that prints no WARNING:.
+pattern+='|ODEBUG:|list_(add|del) corruption|turning off the locking correctness validator'
+pattern+='|INFO: trying to register non-static key'
 parts=(boot "$@" end)
 n=0
 result() {	# result 0|1 DESCRIPTION: the diagnostics, if any, came before

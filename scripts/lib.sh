@@ -5,6 +5,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 TREE=${TREE:-$BUILD/linux}	# git tree: tag "base" + the series as commits
 OBJ=${OBJ:-$BUILD/obj}		# out-of-tree kernel build directory
+SELFTESTS=${SELFTESTS:-$BUILD/selftests}	# built kselftests: SELFTESTS/streams
 PATCHES=$ROOT/patches
 SRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
 IDENT="I/O Hints Project <io-hints@example.org>"

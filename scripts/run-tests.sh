@@ -9,37 +9,53 @@
 #  4. the run against tests/manifest and tests/skip-allowlist
 #     (scripts/manifest-check.sh): a suite or test that did not report, or
 #     a skip nobody allowed, fails the run.
+#
+# Environment (make test-debug sets them; the defaults are make test's):
+#   OBJ, SELFTESTS   the kernel build and the kselftests (scripts/lib.sh)
+#   RESULTS          results folder (default build/test-results)
+#   GUEST_ONLY=1     skip 1. and 2.; the manifest check then leaves out the
+#                    suites of the series check and the host tests
+#   VM_TIMEOUT, VM_ARGS   vm.sh's time limit, more vm.sh options
+#   SELFTEST_TIMEOUT      the guest's limit per kselftest binary (300 s)
+# If OBJ's kernel has KASAN, lockdep or debugobjects, a 5th check
+# (scripts/debug-kernel-check.sh) asserts that the boot log shows them on.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-res=$BUILD/test-results
+res=${RESULTS:-$BUILD/test-results}
 rm -rf "$res"
 mkdir -p "$res/host"
 
-log "series check"
-"$ROOT/scripts/check-series.sh" > "$res/series.tap" 2>&1
+if [ "${GUEST_ONLY:-0}" != 1 ]; then
+	log "series check"
+	"$ROOT/scripts/check-series.sh" > "$res/series.tap" 2>&1
 
-log "host tests"
-for t in "$ROOT"/tests/host/*.sh; do
-	[ -f "$t" ] || continue
-	name=$(basename "$t" .sh)
-	bash "$t" > "$res/host/$name.tap" 2>&1
-	echo $? > "$res/host/$name.rc"
-done
+	log "host tests"
+	for t in "$ROOT"/tests/host/*.sh; do
+		[ -f "$t" ] || continue
+		name=$(basename "$t" .sh)
+		bash "$t" > "$res/host/$name.tap" 2>&1
+		echo $? > "$res/host/$name.rc"
+	done
+fi
 
+guest=("$ROOT/scripts/guest/run-selftests.sh" "$SELFTESTS/streams" /mnt/results/guest)
+[ -z "${SELFTEST_TIMEOUT:-}" ] || guest=(env SELFTEST_TIMEOUT="$SELFTEST_TIMEOUT" "${guest[@]}")
+read -ra vm_args <<<"${VM_ARGS:-}"
 log "guest tests (kselftests + KUnit), console log: $res/vm/console.log"
-"$ROOT/scripts/vm.sh" --out "$res/vm" --timeout "${VM_TIMEOUT:-1200}" -- \
-	"$ROOT/scripts/guest/run-selftests.sh" "$BUILD/selftests/streams" /mnt/results/guest \
-	> "$res/vm.log" 2>&1
+"$ROOT/scripts/vm.sh" --out "$res/vm" --timeout "${VM_TIMEOUT:-1200}" "${vm_args[@]}" -- \
+	"${guest[@]}" > "$res/vm.log" 2>&1
 vm_rc=$?
 
 # Every selftest that was built must have reported (and the manifest
 # check catches one that was not built).
+files=()
+[ "${GUEST_ONLY:-0}" = 1 ] || files=("$res/series.tap")
 shopt -s nullglob
-files=("$res/series.tap" "$res"/host/*.tap)
+files+=("$res"/host/*.tap)
 shopt -u nullglob
 suites=()
-for t in "$BUILD"/selftests/streams/*; do
+for t in "$SELFTESTS"/streams/*; do
 	[ -x "$t" ] || continue
 	suites+=("$(basename "$t")")
 	files+=("$res/vm/guest/$(basename "$t").tap")
@@ -53,8 +69,21 @@ files+=("$res/vm/guest/kunit.ktap")
 } > "$res/guest.tap"
 "$ROOT/scripts/kernel-log-check.sh" "$res/vm/guest" "${suites[@]}" > "$res/kernel.tap"
 files+=("$res/guest.tap" "$res/kernel.tap")
-"$ROOT/scripts/manifest-check.sh" "${files[@]}" > "$res/manifest.tap"
+manifest=()
+if [ "${GUEST_ONLY:-0}" = 1 ]; then
+	# Only what the VM reports: not the series check, not the host tests.
+	manifest=(-m "$res/manifest")
+	skip=series
+	for t in "$ROOT"/tests/host/*.sh; do skip+=" $(basename "$t" .sh)"; done
+	awk -F'\t' -v skip="$skip" 'BEGIN { n = split(skip, s, " "); for (i = 1; i <= n; i++) drop[s[i]] = 1 }
+		/^#/ || !($1 in drop)' "$ROOT/tests/manifest" > "$res/manifest"
+fi
+"$ROOT/scripts/manifest-check.sh" "${manifest[@]}" "${files[@]}" > "$res/manifest.tap"
 files+=("$res/manifest.tap")
+if grep -Eqx 'CONFIG_(KASAN|PROVE_LOCKING|DEBUG_OBJECTS)=y' "$OBJ/.config" 2>/dev/null; then
+	"$ROOT/scripts/debug-kernel-check.sh" "$OBJ/.config" "$res/vm/guest" > "$res/debug_kernel.tap"
+	files+=("$res/debug_kernel.tap")
+fi
 
 echo
 "$ROOT/scripts/tap-summary.sh" "${files[@]}" | tee "$res/summary.txt"

@@ -36,6 +36,11 @@ done
 
 dmesg --notime -c > "$out/dmesg-end.log" 2>&1
 parts+=(end)
+# A debug kernel's own counters (make test-debug): lockdep still on at
+# the end, debugobjects' warnings (also those past its five reports).
+[ -r /proc/lockdep_stats ] && cat /proc/lockdep_stats > "$out/lockdep_stats"
+[ -r /sys/kernel/debug/debug_objects/stats ] &&
+	cat /sys/kernel/debug/debug_objects/stats > "$out/debug_objects_stats"
 for p in "${parts[@]}"; do
 	echo "=== dmesg-$p.log"
 	cat "$out/dmesg-$p.log"
