@@ -9,7 +9,7 @@ PKGS=(
 	build-essential bc bison flex libelf-dev libssl-dev ccache cpio kmod
 	xz-utils rsync git python3 python3-ply python3-git
 	qemu-system-x86 fio nvme-cli sg3-utils
-	e2fsprogs xfsprogs btrfs-progs mdadm dmsetup util-linux fdisk
+	e2fsprogs xfsprogs btrfs-progs f2fs-tools mdadm dmsetup util-linux fdisk
 	gnuplot-nox	# the benchmark report's plots (make bench)
 	dwarves		# pahole: make check compares struct layouts
 	# scripts/qemu.sh: QEMU 10 (FDP) built from trixie's source package
