@@ -7,10 +7,11 @@
 #   waf-<N>.png             WAF per workload and policy, N streams, greedy GC
 #   waf-cb-<N>.png          the same under cost-benefit GC
 # Without gnuplot the plots are skipped with a message; the tables stay.
+# BENCH_OUT: the folder to read and write (default build/bench).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-out=$BUILD/bench
+out=${BENCH_OUT:-$BUILD/bench}
 data=$out/plot-data
 mkdir -p "$data"
 plot=1
@@ -43,18 +44,21 @@ if [ -s "$out/overhead.tsv" ]; then
 fi
 
 if [ -s "$out/waf.tsv" ]; then
-	# One table per GC and stream count: workloads down, policies across.
+	# One table per GC and stream count: workloads down, policies across;
+	# the small model (rows without a model column are of it).
+	small='($7 == "" || $7 == "128MiB-256KiB-7%")'
 	for gc in greedy cost-benefit; do
-		for n in $(awk -F'\t' -v gc=$gc 'NR > 1 && $6 == gc { print $2 }' "$out/waf.tsv" | sort -nu); do
+		for n in $(awk -F'\t' -v gc=$gc "NR > 1 && \$6 == gc && $small { print \$2 }" "$out/waf.tsv" | sort -nu); do
 			name=waf-$n
 			[ $gc = greedy ] || name=waf-cb-$n
 			awk -F'\t' -v gc=$gc -v n="$n" '
-				BEGIN { print "\"workload\" \"single\" \"lifetime (6.12)\" \"kernel (series)\" \"autostream\" \"oracle\"" }
-				NR > 1 && $6 == gc && $2 == n {
+				BEGIN { print "\"workload\" \"single\" \"lifetime (6.12)\" \"fstream\" \"autostream\" \"kernel (series)\" \"oracle\"" }
+				NR > 1 && $6 == gc && $2 == n && '"$small"' {
 					w[$1, $3] = $4; if (!seen[$1]++) order[++k] = $1 }
+				function v(x, p) { return ((x, p) in w) ? w[x, p] : "?" }
 				END { for (i = 1; i <= k; i++) { x = order[i]
-					print x, w[x, "single"], w[x, "lifetime"], w[x, "kernel"],
-						w[x, "autostream"], w[x, "oracle"] } }' \
+					print x, v(x, "single"), v(x, "lifetime"), v(x, "fstream"),
+						v(x, "autostream"), v(x, "kernel"), v(x, "oracle") } }' \
 				"$out/waf.tsv" > "$data/$name.dat"
 			draw "$data/$name.dat" "$name.png" "WAF with $n streams, $gc GC" waf.gp
 		done

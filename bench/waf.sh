@@ -5,17 +5,19 @@
 # One VM boot runs the workloads on an nvmet namespace offering 4, 8 and 16
 # streams (bench/capture.sh) and captures each request from the
 # block_rq_hints trace event; each trace is replayed through the FTL
-# simulator (sim/) with the same number of streams under five policies:
-# single (no streams), lifetime (6.12: lifetime hints only), kernel (this
-# series' mapping, as the device received it), oracle (by actual death
-# time) and autostream (an in-device policy), with greedy garbage
-# collection into one shared GC destination and into one per stream; with
-# CB_STREAMS streams (default 8) also under cost-benefit garbage
-# collection.
+# simulator (sim/) with the same number of streams under six policies:
+# single (no streams), lifetime (6.12: lifetime hints only), fstream (one
+# stream per kind of file-system structure), autostream (an in-device
+# policy), kernel (this series' mapping, as the device received it) and
+# oracle (by actual death time), with greedy garbage collection into one
+# shared GC destination and into one per stream; with CB_STREAMS streams
+# (default 8) also under cost-benefit garbage collection, and on a large
+# model: each trace as 32 copies side by side on 4 GiB with 8 MiB erase
+# blocks, at 7 % and 28 % over-provisioning (LARGE=0 leaves it out).
 #
 #   waf.sh [SCALE]   SCALE 4: the full benchmark, 1: bench-quick
-# Writes build/bench/waf.md and build/bench/waf.tsv (one row per workload,
-# streams, policy and GC).
+# Writes build/bench/waf.md (bench/waf-tables.sh) and build/bench/waf.tsv
+# (one row per workload, streams, policy, GC and model).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -23,13 +25,19 @@ scale=${1:-4}
 out=$BUILD/bench
 traces=$out/traces
 streams=${STREAMS:-4 8 16}
-workloads=${WORKLOADS:-mixed mixed-nohints varmail dbwal bgcopy swap}
-policies="single lifetime kernel oracle autostream"
+workloads=${WORKLOADS:-mixed mixed-nohints varmail dbwal bgcopy swap rocksdb rocksdb-nodiscard dbench}
+policies="single lifetime fstream autostream kernel oracle"
 cb_streams=${CB_STREAMS:-8}
 op=${OP:-0.07}
 # 256 KiB erase blocks: with 16 streams open on a 256 MiB model, 1 MiB
 # blocks would not fit in 7% of spare space.
 block_pages=64
+small="128MiB-256KiB-7%"
+# The large model: 32 copies of a trace on 32 x 128 MiB = 4 GiB, with
+# 8 MiB erase blocks (2048 pages), for CB_STREAMS streams.
+large=${LARGE:-1}
+replicas=32
+large_block_pages=2048
 mkdir -p "$out" "$traces"
 
 make -s -C "$ROOT/sim"
@@ -70,12 +78,11 @@ sim_pages() {
 		awk '$1 == "host_pages" { print $2 }'
 }
 
-# The file system's size in 4 KiB pages: the logical space of the model;
-# the physical space adds the over-provisioning.
+# The file system's size in 4 KiB pages: the logical space of the small
+# model (and of each copy in the large one).
 pages=$(( 128 * 256 ))
-physical=$(awk -v p=$pages -v op="$op" 'BEGIN { printf "%d", p * (1 + op) }')
 tsv=$out/waf.tsv
-echo -e "workload\tstreams\tpolicy\twaf\thost_pages\tgc" > "$tsv"
+echo -e "workload\tstreams\tpolicy\twaf\thost_pages\tgc\tmodel" > "$tsv"
 
 # Mapping variants, replayed with the simulator's copy of the series'
 # mapping (--policy map), to show what each part of the table buys:
@@ -98,6 +105,48 @@ variant_args() {
 	esac
 }
 
+# replay WORKLOAD STREAMS POLICY GC MODEL FILL [ftl-sim options]: one
+# simulator run, one row of the table. MODEL names the logical space, the
+# erase block and the over-provisioning; the replicated models get
+# --replicas, which scales the logical space and the warm-up with it.
+# FILL: the page writes of the trace's fill. Counting starts once the
+# device has been written over once (garbage collection runs from then on)
+# and not before the fill has ended.
+replay() {
+	local wl=$1 n=$2 p=$3 gc=$4 m=$5 fill=$6 report gc_args bp=$block_pages
+	local mop=$op k=1 warm waf host differs
+	shift 6
+	case $m in
+	"$small") ;;
+	4GiB-256KiB-7%) k=$replicas ;;
+	4GiB-8MiB-7%) k=$replicas bp=$large_block_pages ;;
+	4GiB-8MiB-28%) k=$replicas bp=$large_block_pages mop=0.28 ;;
+	*) die "unknown model $m" ;;
+	esac
+	warm=$(awk -v p=$pages -v op="$mop" -v f="$fill" -v k=$k 'BEGIN {
+		w = int(p * (1 + op)); if (f > w) w = f; printf "%d", w * k }')
+	report=$traces/$wl-$n.$p.$gc.${m//%/}.report
+	# greedy-isolated: greedy GC with one GC destination per stream, as
+	# FDP's persistently isolated handles have.
+	gc_args="--gc $gc"
+	[ "$gc" = greedy-isolated ] && gc_args="--gc greedy --gc-dest per-stream"
+	# shellcheck disable=SC2046,SC2086
+	"$ROOT/sim/ftl-sim" --trace "$traces/$wl-$n.replay" \
+		--logical-pages $pages --op "$mop" --streams "$n" \
+		--block-pages "$bp" --warmup-pages "$warm" \
+		$gc_args $(variant_args "$p") "$@" > "$report" ||
+		die "$wl, $n streams, $p, $gc, $m: the simulator failed"
+	read -r waf host differs < <(awk '$1 == "waf" { w = $2 }
+		$1 == "host_pages" { h = $2 }
+		$1 == "map_differs_from_kernel" { d = $2 }
+		END { print w, h, d }' "$report")
+	# The simulator's copy of the table must put every write where the
+	# kernel did, or the variants mean nothing.
+	[ "$p" = map ] && [ "$differs" != 0 ] &&
+		die "$wl, $n streams: $differs writes not where the simulator's copy of the mapping puts them"
+	echo -e "$wl\t$n\t$p\t$waf\t$host\t$gc\t$m" >> "$tsv"
+}
+
 for wl in $workloads; do
 	for n in $streams; do
 		raw=$traces/$wl-$n.raw
@@ -107,11 +156,7 @@ for wl in $workloads; do
 		to_sim "$raw" > "$traces/$wl-$n.trace"
 		cat "$traces/$wl-$n.fill.trace" "$traces/$wl-$n.trace" \
 			> "$traces/$wl-$n.replay"
-		# Counting starts once the device has been written over once
-		# (garbage collection runs from then on) and not before the
-		# fill has ended.
-		warm=$(sim_pages "$traces/$wl-$n.fill.trace")
-		[ "$warm" -lt "$physical" ] && warm=$physical
+		fill=$(sim_pages "$traces/$wl-$n.fill.trace")
 		runs=
 		for p in $policies $variants; do runs="$runs $p:greedy"; done
 		case " $cb_streams " in
@@ -120,81 +165,24 @@ for wl in $workloads; do
 		for p in $policies; do runs="$runs $p:greedy-isolated"; done
 		for run in $runs; do
 			p=${run%:*} gc=${run#*:}
-			report=$traces/$wl-$n.$p.report
-			[ "$gc" = greedy ] || report=$traces/$wl-$n.$p.$gc.report
-			# greedy-isolated: greedy GC with one GC destination per
-			# stream, as FDP's persistently isolated handles have.
-			gc_args="--gc $gc"
-			[ "$gc" = greedy-isolated ] &&
-				gc_args="--gc greedy --gc-dest per-stream"
-			# shellcheck disable=SC2046,SC2086
-			"$ROOT/sim/ftl-sim" --trace "$traces/$wl-$n.replay" \
-				--logical-pages $pages --op "$op" --streams "$n" \
-				--block-pages "$block_pages" --warmup-pages "$warm" \
-				$gc_args $(variant_args "$p") > "$report"
-			read -r waf host differs < <(awk '$1 == "waf" { w = $2 }
-				$1 == "host_pages" { h = $2 }
-				$1 == "map_differs_from_kernel" { d = $2 }
-				END { print w, h, d }' "$report")
-			# The simulator's copy of the table must put every write
-			# where the kernel did, or the variants mean nothing.
-			[ "$p" = map ] && [ "$differs" != 0 ] &&
-				die "$wl, $n streams: $differs writes not where the simulator's copy of the mapping puts them"
-			echo -e "$wl\t$n\t$p\t$waf\t$host\t$gc" >> "$tsv"
+			replay "$wl" "$n" "$p" "$gc" "$small" "$fill"
+		done
+		[ "$large" = 1 ] && [ "$n" = "$cb_streams" ] || continue
+		head=$(wc -l < "$traces/$wl-$n.fill.trace")
+		replay "$wl" "$n" single greedy "4GiB-256KiB-7%" "$fill" \
+			--replicas $replicas --replica-head "$head"
+		for m in "4GiB-8MiB-7%" "4GiB-8MiB-28%"; do
+			for gc in greedy greedy-isolated; do
+				# 28 %: the FDP-like isolated GC only.
+				[ "$m" = "4GiB-8MiB-28%" ] && [ $gc = greedy ] && continue
+				for p in $policies; do
+					replay "$wl" "$n" "$p" "$gc" "$m" "$fill" \
+						--replicas $replicas --replica-head "$head"
+				done
+			done
 		done
 	done
 done
 
-# The policy table for one GC ($1): one row per workload and stream count,
-# with the fraction of the oracle's gain over single stream that the
-# series' mapping achieves: (single - kernel) / (single - oracle).
-policy_table() {
-	echo "| workload | streams | counted host MiB | single | lifetime (6.12) | kernel (series) | autostream | oracle | series' fraction of the oracle's gain |"
-	echo "|---|---|---|---|---|---|---|---|---|"
-	awk -F'\t' -v gc="$1" 'NR > 1 && $6 == gc {
-			w[$1 FS $2 FS $3] = $4; h[$1 FS $2] = $5
-			if (!seen[$1 FS $2]++) order[++n] = $1 FS $2
-		}
-		END {
-			for (i = 1; i <= n; i++) {
-				k = order[i]; split(k, a, FS)
-				s = w[k FS "single"]; o = w[k FS "oracle"]; ks = w[k FS "kernel"]
-				share = (s - o > 0.001) ? sprintf("%.0f%%", 100 * (s - ks) / (s - o)) : "-"
-				printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", a[1], a[2], h[k] / 256,
-					s, w[k FS "lifetime"], ks, w[k FS "autostream"], o, share
-			}
-		}' "$tsv"
-}
-
-{
-	echo "WAF (media/host page writes), op=$op, logical space 128 MiB, $((block_pages * 4)) KiB erase blocks, greedy GC; counted after the fill and after the first $((physical / 256)) MiB (the device written over once); each trace replayed once"
-	echo
-	policy_table greedy
-	echo
-	echo "The last column is (WAF single - WAF kernel) / (WAF single - WAF oracle); \"-\" where the oracle gains less than 0.001. Above 100 %: the oracle's log-scale death-time bins mix data that the series keeps apart."
-	if awk -F'\t' '$6 == "cost-benefit" { found = 1 } END { exit !found }' "$tsv"; then
-		echo
-		echo "The same traces under cost-benefit GC (victim with the highest age x (1 - u) / 2u), $cb_streams streams"
-		echo
-		policy_table cost-benefit
-	fi
-	echo
-	echo "The same traces with greedy GC that keeps streams apart (one GC destination per stream, as FDP's persistently isolated reclaim unit handles; above, one shared GC destination remixes what the host separated)"
-	echo
-	policy_table greedy-isolated
-	echo
-	echo "Mapping variants on the same traces (see bench/waf.sh), greedy GC: what each part of the series' table buys"
-	echo
-	echo "| workload | streams | series' table | no class streams | no lifetime streams | no file streams | v2 class order |"
-	echo "|---|---|---|---|---|---|---|"
-	awk -F'\t' 'NR > 1 && $6 == "greedy" { w[$1 FS $2 FS $3] = $4; if (!seen[$1 FS $2]++) order[++n] = $1 FS $2 }
-		END {
-			for (i = 1; i <= n; i++) {
-				k = order[i]; split(k, a, FS)
-				printf "| %s | %s | %s | %s | %s | %s | %s |\n", a[1], a[2],
-					w[k FS "map"], w[k FS "no-classes"], w[k FS "no-lifetimes"],
-					w[k FS "no-files"], w[k FS "v2-order"]
-			}
-		}' "$tsv"
-} > "$out/waf.md"
+"$ROOT/bench/waf-tables.sh" "$tsv" > "$out/waf.md"
 cat "$out/waf.md"

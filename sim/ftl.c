@@ -161,7 +161,7 @@ enum gc_dest { GC_DEST_SHARED, GC_DEST_PER_STREAM };
 
 enum placement {
 	PL_SINGLE, PL_KERNEL, PL_LIFETIME, PL_ORACLE, PL_AUTOSTREAM, PL_MAP,
-	NR_PLACEMENTS
+	PL_FSTREAM, NR_PLACEMENTS
 };
 enum synthetic { SYN_NONE, SYN_UNIFORM, SYN_HOTCOLD };
 
@@ -177,6 +177,7 @@ static const char *const placement_names[] = {
 	[PL_SINGLE] = "single", [PL_KERNEL] = "kernel",
 	[PL_LIFETIME] = "lifetime", [PL_ORACLE] = "oracle",
 	[PL_AUTOSTREAM] = "autostream", [PL_MAP] = "map",
+	[PL_FSTREAM] = "fstream",
 };
 
 /*
@@ -219,6 +220,8 @@ struct config {
 	uint32_t as_chunk_kib;		/* autostream chunk size */
 	double as_half_life;		/* autostream; 0: default */
 	struct map_spec map;		/* map */
+	uint32_t replicas;		/* copies of the trace side by side */
+	uint64_t replica_head;		/* records every copy replays first */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -233,6 +236,10 @@ struct source {
 	/* trace */
 	struct record *recs;
 	size_t nrecs;
+	uint32_t replicas;		/* 1: the trace as it is */
+	uint32_t copy;			/* copy of the next record */
+	uint32_t copy_pages;		/* logical pages of one copy */
+	size_t head;			/* records replayed unrotated */
 	/* synthetic */
 	enum synthetic kind;
 	uint64_t seed, rng;
@@ -254,6 +261,7 @@ struct source {
 static void source_rewind(struct source *src)
 {
 	src->pos = 0;
+	src->copy = 0;
 	src->fill_pos = 0;
 	src->done = 0;
 	src->rng = src->seed;
@@ -287,14 +295,44 @@ static bool synthetic_next(struct source *src, struct record *r)
 	return true;
 }
 
+/*
+ * A trace replayed as --replicas K copies, each in a logical space of its
+ * own, makes a device K times as large from a capture that a TCG guest can
+ * take: K instances of the workload sharing one device. Records go out
+ * round-robin, one per copy. The first --replica-head records (the fill)
+ * are replayed by every copy as they are; after them copy k starts its
+ * part of the trace k/K of the way in and wraps around, so the copies do
+ * not write the same thing at the same moment (in lockstep, K copies in
+ * blocks K times as large would only repeat the small model). Each copy
+ * keeps its LBAs, its deaths, and the trace's classes, hints, file IDs and
+ * streams.
+ */
+static bool trace_next(struct source *src, struct record *r)
+{
+	size_t i = src->pos;
+
+	if (i >= src->nrecs)
+		return false;
+	if (i >= src->head) {
+		size_t w = src->nrecs - src->head;
+
+		i = src->head +
+		    (i - src->head + (size_t)src->copy * w / src->replicas) % w;
+	}
+	*r = src->recs[i];
+	r->page += src->copy * src->copy_pages;
+	if (++src->copy == src->replicas) {
+		src->copy = 0;
+		src->pos++;
+	}
+	return true;
+}
+
 static bool source_next(struct source *src, struct record *r)
 {
 	if (src->kind != SYN_NONE)
 		return synthetic_next(src, r);
-	if (src->pos >= src->nrecs)
-		return false;
-	*r = src->recs[src->pos++];
-	return true;
+	return trace_next(src, r);
 }
 
 static void synthetic_init(struct source *src, const struct config *cfg,
@@ -512,6 +550,23 @@ static void trace_load(struct source *src, const char *path,
 	if (fp != stdin)
 		fclose(fp);
 	src->kind = SYN_NONE;
+	src->replicas = 1;
+}
+
+/* K copies of a trace of copy_pages logical pages each (see trace_next). */
+static void trace_replicate(struct source *src, uint32_t replicas,
+			    uint32_t copy_pages, uint64_t head)
+{
+	if ((uint64_t)replicas * copy_pages >= NO_PAGE)
+		die(EXIT_USAGE, "--replicas: logical space beyond 2^32 pages");
+	if (head > src->nrecs)
+		die(EXIT_USAGE, "--replica-head %llu: the trace has %zu records",
+		    (unsigned long long)head, src->nrecs);
+	src->replicas = replicas;
+	src->copy_pages = copy_pages;
+	src->head = head;
+	src->total_page_writes *= replicas;
+	src->max_page = (uint64_t)replicas * copy_pages;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1032,6 +1087,28 @@ static unsigned int place_lifetime(const struct record *r, unsigned int n)
 	return 1 + (r->hint - HINT_SHORT) * (n - 1) / levels;
 }
 
+/*
+ * fstream: one stream per kind of file-system structure, after FStream
+ * (Rho et al., "FStream: Managing Flash Streams in the File System",
+ * FAST 2018), which gives ext4's journal, its inode, directory and other
+ * metadata, and file data streams of their own. A trace tells the journal
+ * (transaction class) and metadata (metadata class) from the rest, but not
+ * one kind of metadata from another, so: data on 0, journal on 1, metadata
+ * on 2; with fewer streams the later kinds share the last one. Everything
+ * that is not file-system structure (swap, background copies, realtime) is
+ * data to it, as it was to FStream.
+ */
+static unsigned int place_fstream(const struct record *r, unsigned int n)
+{
+	unsigned int s = 0;
+
+	if (r->class == CLASS_TRANSACTION)
+		s = 1;
+	else if (r->class == CLASS_METADATA)
+		s = 2;
+	return s < n ? s : n - 1;
+}
+
 /* map: the stream (1..n) that struct map_spec gives a write. */
 static unsigned int map_stream(const struct map_spec *m,
 			       const struct record *r, unsigned int n)
@@ -1279,6 +1356,8 @@ static unsigned int place_record(struct placer *pl, const struct record *r,
 		return place_lifetime(r, pl->n);
 	case PL_AUTOSTREAM:
 		return place_autostream(&pl->as, r, now, pl->n);
+	case PL_FSTREAM:
+		return place_fstream(r, pl->n);
 	case PL_MAP: {
 		unsigned int s = map_stream(pl->map, r, pl->n);
 
@@ -1356,6 +1435,7 @@ static void report(const struct ftl *f, const struct config *cfg,
 	printf("streams %u\n", cfg->streams);
 	printf("gc %s\n", gc_names[cfg->gc]);
 	printf("gc_dest %s\n", gc_dest_names[cfg->gc_dest]);
+	printf("replicas %u\n", cfg->replicas);
 	printf("logical_pages %u\n", f->lpages);
 	printf("physical_pages %llu\n",
 	       (unsigned long long)f->nblocks * f->bpages);
@@ -1403,8 +1483,8 @@ static void usage(FILE *out)
 "  --op F                  over-provisioning, fraction of logical (0.28)\n"
 "  --block-pages N         pages (4 KiB) per erase block (256)\n"
 "  --streams N             open host blocks, 1..%d (1)\n"
-"  --policy NAME           single|kernel|lifetime|oracle|autostream|map\n"
-"                          (single)\n"
+"  --policy NAME           single|kernel|lifetime|oracle|autostream|map|\n"
+"                          fstream (single)\n"
 "  --map-classes LIST      map: classes with dedicated streams, in order,\n"
 "                          comma-separated, or none (the series' order:\n"
 "                          transaction,background,metadata,paging,realtime)\n"
@@ -1418,7 +1498,12 @@ static void usage(FILE *out)
 "  --hot-space F --hot-writes F   hotcold split (0.2, 0.8)\n"
 "  --as-chunk-kib N        autostream chunk size (1024)\n"
 "  --as-half-life T        autostream decay half-life, host pages\n"
-"                          (default: number of chunks)\n",
+"                          (default: number of chunks)\n"
+"  --replicas K            replay the trace as K copies side by side, each\n"
+"                          in --logical-pages of its own, copy k starting\n"
+"                          k/K of the way in (1)\n"
+"  --replica-head N        the first N records (a fill): every copy\n"
+"                          replays them first, unshifted (0)\n",
 		prog, prog, MAX_STREAMS);
 }
 
@@ -1468,7 +1553,8 @@ enum {
 	OPT_TRACE = 256, OPT_SYNTHETIC, OPT_WRITES, OPT_LGIB, OPT_LPAGES,
 	OPT_OP, OPT_BPAGES, OPT_STREAMS, OPT_POLICY, OPT_GC, OPT_WARMUP,
 	OPT_SEED, OPT_HOT_SPACE, OPT_HOT_WRIT, OPT_AS_CHUNK, OPT_AS_HALF,
-	OPT_MAP_CLASSES, OPT_MAP_LIFE, OPT_MAP_FILES, OPT_GC_DEST, OPT_HELP,
+	OPT_MAP_CLASSES, OPT_MAP_LIFE, OPT_MAP_FILES, OPT_GC_DEST,
+	OPT_REPLICAS, OPT_REPLICA_HEAD, OPT_HELP,
 };
 
 static const struct option long_opts[] = {
@@ -1492,6 +1578,8 @@ static const struct option long_opts[] = {
 	{ "map-classes",	required_argument, NULL, OPT_MAP_CLASSES },
 	{ "map-lifetimes",	required_argument, NULL, OPT_MAP_LIFE },
 	{ "map-files",		required_argument, NULL, OPT_MAP_FILES },
+	{ "replicas",		required_argument, NULL, OPT_REPLICAS },
+	{ "replica-head",	required_argument, NULL, OPT_REPLICA_HEAD },
 	{ "help",		no_argument,       NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -1545,6 +1633,12 @@ static void check_config(const struct config *cfg)
 	if (cfg->hot_space <= 0 || cfg->hot_space >= 1 ||
 	    cfg->hot_writes > 1)
 		die(EXIT_USAGE, "want 0 < --hot-space < 1, --hot-writes <= 1");
+	if (cfg->replicas < 1)
+		die(EXIT_USAGE, "--replicas must be at least 1");
+	if ((cfg->replicas > 1 || cfg->replica_head) &&
+	    (!cfg->trace || !cfg->logical_pages))
+		die(EXIT_USAGE, "--replicas and --replica-head need --trace and "
+		    "the logical space of one copy (--logical-pages)");
 }
 
 static void parse_options(int argc, char **argv, struct config *cfg)
@@ -1557,6 +1651,7 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 		.gc_dest = GC_DEST_SHARED, .seed = 1,
 		.hot_space = 0.2, .hot_writes = 0.8, .as_chunk_kib = 1024,
 		.map = { .lifetimes = true, .files = true },
+		.replicas = 1,
 	};
 	parse_map_classes(SERIES_CLASSES, &cfg->map);
 	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
@@ -1632,6 +1727,12 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 			break;
 		case OPT_MAP_FILES:
 			cfg->map.files = opt_u32("--map-files", o, 1);
+			break;
+		case OPT_REPLICAS:
+			cfg->replicas = opt_u32("--replicas", o, 1u << 16);
+			break;
+		case OPT_REPLICA_HEAD:
+			cfg->replica_head = opt_u64("--replica-head", o);
 			break;
 		case OPT_HELP:
 		case 'h':
@@ -1711,6 +1812,11 @@ int main(int argc, char **argv)
 			lpages = (uint32_t)lp;
 		} else {
 			lpages = logical_pages(&cfg);
+		}
+		if (cfg.replicas > 1 || cfg.replica_head) {
+			trace_replicate(&src, cfg.replicas, lpages,
+					cfg.replica_head);
+			lpages *= cfg.replicas;
 		}
 		workload = strcmp(cfg.trace, "-") ? cfg.trace : "stdin";
 	} else {

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$here/lib/tap.sh"
 
 echo "TAP version 13"
-plan=25
+plan=28
 echo "1..$plan"
 
 # key FILE KEY: the value of one "key value" line of a report
@@ -285,6 +285,61 @@ rc=$?
 [ $rc = 2 ] && grep -q "unknown class 'bogus'" "$tmp/map-bad.err"
 result "map: an unknown class in --map-classes is a usage error" $((! $?)) \
 	"exit $rc: $(cat "$tmp/map-bad.err")"
+
+# fstream (FStream, FAST 2018): one stream per kind of file-system
+# structure, told apart by class alone: data on 0, journal (transaction) on
+# 1, metadata on 2, whatever the hint, file or kernel stream says; with two
+# streams journal and metadata share the last. One page of data, two of
+# journal, three of metadata, four of swap (data to FStream), each
+# carrying a hint, a file and a kernel stream that the policy must ignore.
+printf '%s\n' "W 0 8 data 5 a 3" "W 8 16 transaction 2 0 1" \
+	"W 24 24 metadata 0 0 2" "W 48 32 paging 3 b 4" > "$tmp/fstream.trace"
+for k in 4 2; do
+	"$sim" --trace "$tmp/fstream.trace" --logical-pages 1024 \
+		--block-pages 16 --policy fstream --streams $k \
+		> "$tmp/fstream-$k" 2>&1
+done
+[ "$(key "$tmp/fstream-4" stream_pages)" = 5,2,3,0 ] &&
+[ "$(key "$tmp/fstream-2" stream_pages)" = 5,5 ]
+result "fstream: journal, metadata and the rest on streams of their own" \
+	$((! $?)) "$(cat "$tmp/fstream-4" "$tmp/fstream-2")"
+
+# --replicas K: K copies of a trace, each in a logical space of its own,
+# records round-robin, copy k starting k/K of the way past the head. Two
+# copies of a one-record head (stream 1) and four writes of 1, 2, 3 and 4
+# pages on streams 1-4: after the heads (2 pages) copy 0 writes s1 while
+# copy 1 starts at s3 (4 pages more); counting from there, s2 and s4 twice,
+# s1 and s3 once: 1,4,3,8 pages on streams 0-3, and 512 logical pages.
+printf '%s\n' "W 0 8 data 0 0 1" "W 8 8 data 0 0 1" "W 16 16 data 0 0 2" \
+	"W 32 24 data 0 0 3" "W 56 32 data 0 0 4" > "$tmp/rep.trace"
+"$sim" --trace "$tmp/rep.trace" --logical-pages 256 --block-pages 16 \
+	--policy kernel --streams 4 --replicas 2 --replica-head 1 \
+	--warmup-pages 6 > "$tmp/rep" 2>&1
+"$sim" --trace "$tmp/rep.trace" --replicas 2 > "$tmp/rep-bad" 2>&1
+rc=$?
+[ "$(key "$tmp/rep" stream_pages)" = 1,4,3,8 ] &&
+[ "$(key "$tmp/rep" logical_pages)" = 512 ] && [ $rc = 2 ]
+result "replicas: copy k starts k/K of the way past the head" $((! $?)) \
+	"$(cat "$tmp/rep")" "exit $rc: $(cat "$tmp/rep-bad")"
+
+# Replication must not change what it scales: 8 copies of uniform random
+# writes (a 64 MiB fill, then 5 times the space) on 8 times the space give
+# the WAF of one copy, within 3%.
+awk 'BEGIN { srand(7); lp = 16384
+	for (p = 0; p < lp; p += 64) printf "W %d 512 data 0 0 0\n", p * 8
+	for (i = 0; i < 5 * lp; i++)
+		printf "W %d 8 data 0 0 0\n", int(rand() * lp) * 8 }' > "$tmp/uni.trace"
+for k in 1 8; do
+	"$sim" --trace "$tmp/uni.trace" --logical-pages 16384 --block-pages 64 \
+		--op 0.28 --replicas $k --replica-head 256 \
+		--warmup-pages $((k * 16384 * 2)) > "$tmp/uni-$k" 2>&1
+done
+one=$(key "$tmp/uni-1" waf) eight=$(key "$tmp/uni-8" waf)
+awk_true "\"$one\" != \"\" && \"$eight\" != \"\" &&
+	  $eight >= $one * 0.97 && $eight <= $one * 1.03 &&
+	  $(key "$tmp/uni-8" host_pages) == 8 * $(key "$tmp/uni-1" host_pages)"
+result "replicas: 8 copies of uniform writes keep the WAF of one ($eight vs $one)" \
+	$((! $?)) "$(cat "$tmp/uni-1" "$tmp/uni-8")"
 
 # --gc-dest shared is what the simulator always did: same report, byte for
 # byte, as a run without the option, where streams are used (oracle/2).

@@ -1,0 +1,112 @@
+#!/bin/bash
+# The WAF tables of the README and of build/bench/waf.md, from a waf.tsv
+# that bench/waf.sh wrote (one row per workload, streams, policy, GC and
+# model), so that the published numbers can be rebuilt from the committed
+# raw table alone (make bench-report).
+#
+#   waf-tables.sh TSV > waf.md
+# TSV columns: workload streams policy waf host_pages gc [model]. Rows
+# without a model (captures before the large model) are the small one.
+set -euo pipefail
+
+tsv=$1
+[ -s "$tsv" ] || { echo "waf-tables: no $tsv" >&2; exit 1; }
+small="128MiB-256KiB-7%"
+
+# Rows of one GC ($1) and model ($2), as "workload streams policy waf host".
+rows() {
+	awk -F'\t' -v gc="$1" -v m="$2" -v small="$small" '
+		NR > 1 && $6 == gc && ($7 == "" ? small : $7) == m {
+			print $1, $2, $3, $4, $5 }' "$tsv"
+}
+
+# The policy table of one GC ($1) and model ($2): one row per workload and
+# stream count, the causal baselines, the series, the oracle, and the
+# fraction of the oracle's gain over single stream that the series gets.
+policy_table() {
+	echo "| workload | streams | counted host MiB | single | lifetime (6.12) | fstream | autostream | kernel (series) | oracle | series' fraction of the oracle's gain | series <= every causal rival |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
+	rows "$1" "$2" | awk '
+		{ k = $1 " " $2; w[k, $3] = $4; h[k] = $5
+		  if (!seen[k]++) order[++n] = k }
+		function v(k, p) { return ((k, p) in w) ? w[k, p] : "-" }
+		END {
+			for (i = 1; i <= n; i++) {
+				k = order[i]; split(k, a, " ")
+				s = w[k, "single"]; o = w[k, "oracle"]; ks = w[k, "kernel"]
+				share = (s - o > 0.001) ? sprintf("%.0f%%", 100 * (s - ks) / (s - o)) : "-"
+				best = ""; rivals = 0
+				for (j = 1; j <= 3; j++) {
+					p = j == 1 ? "lifetime" : j == 2 ? "fstream" : "autostream"
+					if (!((k, p) in w)) continue
+					rivals++
+					if (best == "" || w[k, p] + 0 < best + 0) { best = w[k, p]; bp = p }
+				}
+				beat = rivals < 3 ? "-" : (ks + 0 <= best + 0 ? "yes" : "no (" bp " " best ")")
+				printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+					a[1], a[2], h[k] / 256, s, v(k, "lifetime"),
+					v(k, "fstream"), v(k, "autostream"), ks, o, share, beat
+			}
+		}'
+}
+
+has() { [ -n "$(rows "$1" "$2" | head -n 1)" ]; }
+
+echo "WAF (media/host page writes): small model, op=0.07, logical space 128 MiB, 256 KiB erase blocks, greedy GC into one shared GC destination; counted after the fill and after the device has been written over once; each trace replayed once"
+echo
+policy_table greedy "$small"
+echo
+echo "The fraction is (WAF single - WAF kernel) / (WAF single - WAF oracle); \"-\" where the oracle gains less than 0.001. Above 100 %: the oracle's log-scale death-time bins mix data that the series keeps apart. Causal rivals: 6.12's lifetime hints alone, fstream (one stream per kind of file-system structure, after FStream, FAST 2018) and autostream (in the device, from LBAs, after AutoStream, SYSTOR 2017); the oracle knows the future and is not one."
+if has cost-benefit "$small"; then
+	echo
+	echo "The same traces under cost-benefit GC (victim with the highest age x (1 - u) / 2u)"
+	echo
+	policy_table cost-benefit "$small"
+fi
+if has greedy-isolated "$small"; then
+	echo
+	echo "The same traces with greedy GC that keeps streams apart (one GC destination per stream, as FDP's persistently isolated reclaim unit handles; above, one shared GC destination remixes what the host separated, as initially isolated handles may)"
+	echo
+	policy_table greedy-isolated "$small"
+fi
+
+for m in "4GiB-8MiB-7%" "4GiB-8MiB-28%"; do
+	for gc in greedy greedy-isolated; do
+		has "$gc" "$m" || continue
+		echo
+		echo "Large model $m (logical 4 GiB, 8 MiB erase blocks, op ${m##*-}): each trace replayed as 32 copies side by side (sim/README.md, --replicas), $gc GC$([ "$gc" = greedy ] && echo ", one shared GC destination" || echo ", one GC destination per stream")"
+		echo
+		policy_table "$gc" "$m"
+	done
+done
+
+if has greedy "4GiB-256KiB-7%"; then
+	echo
+	echo "Replication check: single-stream WAF of each trace as it was captured (128 MiB) and as 32 copies on 4 GiB, both with 256 KiB erase blocks and op 0.07, greedy GC. The copies must not change the WAF they scale; the large model's tables differ from the small one's by the erase block size (and the over-provisioning) only."
+	echo
+	echo "| workload | streams | 128 MiB | 4 GiB, 32 copies |"
+	echo "|---|---|---|---|"
+	{ rows greedy "$small" | awk '$3 == "single" { print "s", $1, $2, $4 }'
+	  rows greedy "4GiB-256KiB-7%" | awk '$3 == "single" { print "l", $1, $2, $4 }'; } |
+		awk '{ k = $2 " " $3; v[$1, k] = $4; if ($1 == "l") order[++n] = k }
+		END { for (i = 1; i <= n; i++) { k = order[i]; split(k, a, " ")
+			printf "| %s | %s | %s | %s |\n", a[1], a[2], v["s", k], v["l", k] } }'
+fi
+
+if rows greedy "$small" | awk '$3 == "map" { f = 1 } END { exit !f }'; then
+	echo
+	echo "Mapping variants on the same traces (see bench/waf.sh), small model, greedy GC: what each part of the series' table buys"
+	echo
+	echo "| workload | streams | series' table | no class streams | no lifetime streams | no file streams | v2 class order |"
+	echo "|---|---|---|---|---|---|---|"
+	rows greedy "$small" | awk '
+		{ k = $1 " " $2; w[k, $3] = $4; if (!seen[k]++) order[++n] = k }
+		END {
+			for (i = 1; i <= n; i++) {
+				k = order[i]; split(k, a, " ")
+				printf "| %s | %s | %s | %s | %s | %s | %s |\n", a[1], a[2],
+					w[k, "map"], w[k, "no-classes"], w[k, "no-lifetimes"],
+					w[k, "no-files"], w[k, "v2-order"]
+			}
+		}'
+fi
