@@ -36,9 +36,9 @@ secs=$(( 20 * scale ))
 # fio rate (KiB/s) that writes $1 MiB in $secs seconds.
 rate() { echo $(( $1 * 1024 / secs ))k; }
 
-fill() {
+fill() {	# $1: MiB of long-lived data (72; less for a larger workload)
 	fio --directory=$mnt --rw=write --bs=1m --output=/dev/null \
-		--name=static --size=72m --name=scratch --size=40m &&
+		--name=static --size=${1}m --name=scratch --size=40m &&
 		sync && rm $mnt/scratch.* && sync
 }
 
@@ -96,6 +96,32 @@ wl_rocksdb() {	# db_bench fillrandom, then overwrite with compactions
 wl_dbench() {
 	dbench -D $mnt -c /usr/share/dbench/client.txt -t $(( 2 * secs )) 1 \
 		> "$out/$wl-$n.log" 2>&1
+}
+
+# PostgreSQL 15 with pgbench: WAL (1 MiB segments, recycled), heap and
+# index pages written by checkpoints every 30 s and by the background
+# writer, autovacuum. The cluster is about 47 MiB after pgbench's
+# initialisation at scale 1, so this workload's fill leaves 32 MiB of
+# long-lived data, not 72. Four clients, synchronous commit (each commit
+# waits for its WAL flush): about 70 transactions per second under TCG.
+pg=/usr/lib/postgresql/15/bin
+wl_pgbench() {
+	local log="$out/$wl-$n.log" rc=0
+	mkdir $mnt/pg && chown postgres: $mnt/pg &&
+	runuser -u postgres -- $pg/initdb -D $mnt/pg --wal-segsize=1 \
+		-A trust >> "$log" 2>&1 &&
+	runuser -u postgres -- $pg/pg_ctl -D $mnt/pg -l "$log" -w \
+		-o "-c listen_addresses= -c unix_socket_directories=/tmp
+		    -c max_wal_size=8MB -c min_wal_size=4MB
+		    -c checkpoint_timeout=30s -c shared_buffers=8MB
+		    -c autovacuum_naptime=5s" start >> "$log" 2>&1 || return 1
+	runuser -u postgres -- pgbench -h /tmp -i -s 1 -q postgres \
+		>> "$log" 2>&1 &&
+	runuser -u postgres -- pgbench -h /tmp -c 4 -T $(( 2 * secs )) \
+		postgres >> "$log" 2>&1 || rc=1
+	runuser -u postgres -- $pg/pg_ctl -D $mnt/pg -w stop >> "$log" 2>&1 ||
+		rc=1
+	return $rc
 }
 
 wl_bgcopy() {	# foreground overwrites next to an ionice -c3 copy
@@ -199,7 +225,7 @@ for n in $streams; do
 		# once at the end: a reader of trace_pipe killed at the end
 		# lost what it had not read yet (58 % of the writes of a
 		# mixed capture under TCG), which the device check below found.
-		fill
+		case $wl in pgbench) fill 32 ;; *) fill 72 ;; esac
 		sync
 		sleep 1
 		echo "capture: workload starts" > $T/trace_marker
