@@ -4,10 +4,13 @@
 # block_rq_hints trace event (sector, length, class, hint, file stream ID,
 # device stream; discards too).
 #
-#   capture.sh OUT "N..." "WORKLOAD..." SCALE
+#   capture.sh OUT "N..." "WORKLOAD..." SCALE [APP_STREAMS]
 # writes OUT/<workload>-<N>.raw (trace_pipe lines of the nvme disk only).
+# The real applications (rocksdb*, dbench, pgbench) run only with
+# APP_STREAMS streams (default 8), the count the placement goal is set
+# for: with every count they would take the capture past an hour.
 set -u
-out=$1 streams=$2 workloads=$3 scale=${4:-1}
+out=$1 streams=$2 workloads=$3 scale=${4:-1} app_streams=${5:-8}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 T=/sys/kernel/tracing
@@ -203,6 +206,9 @@ for n in $streams; do
 	disk=${nvme#/dev/}
 	devno=$(tr : , < /sys/block/$disk/dev)
 	for wl in $workloads; do
+		case $wl in
+		rocksdb*|dbench|pgbench) [ "$n" = "$app_streams" ] || continue ;;
+		esac
 		echo "== $wl on $disk with $n streams"
 		blkdiscard "$nvme" 2>/dev/null
 		mkfs.ext4 -q -F -m 0 -N 4096 \

@@ -6,7 +6,10 @@
 #  3. one VM boot: the streams kselftests, the KUnit suites that ran at
 #     boot, and a check of the kernel log of the boot and of each suite
 #     (scripts/kernel-log-check.sh);
-#  4. the run against tests/manifest and tests/skip-allowlist
+#  4. not with GUEST_ONLY=1: a second VM, on QEMU 10 (built once per
+#     machine by scripts/qemu.sh), against QEMU's own FDP device
+#     (scripts/test-qemu-fdp.sh), with the same kernel log check;
+#  5. the run against tests/manifest and tests/skip-allowlist
 #     (scripts/manifest-check.sh): a suite or test that did not report, or
 #     a skip nobody allowed, fails the run.
 #
@@ -17,7 +20,7 @@
 #                    suites of the series check and the host tests
 #   VM_TIMEOUT, VM_ARGS   vm.sh's time limit, more vm.sh options
 #   SELFTEST_TIMEOUT      the guest's limit per kselftest binary (300 s)
-# If OBJ's kernel has KASAN, lockdep or debugobjects, a 5th check
+# If OBJ's kernel has KASAN, lockdep or debugobjects, a 6th check
 # (scripts/debug-kernel-check.sh) asserts that the boot log shows them on.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -69,6 +72,17 @@ files+=("$res/vm/guest/kunit.ktap")
 } > "$res/guest.tap"
 "$ROOT/scripts/kernel-log-check.sh" "$res/vm/guest" "${suites[@]}" > "$res/kernel.tap"
 files+=("$res/guest.tap" "$res/kernel.tap")
+
+if [ "${GUEST_ONLY:-0}" != 1 ]; then
+	# An FDP device we did not write. Its TAP is missing if QEMU did not
+	# build or the VM died, and the manifest check then fails the run.
+	log "QEMU FDP device (QEMU 10; the first run builds it), log: $res/qemu-fdp.log"
+	"$ROOT/scripts/test-qemu-fdp.sh" --out "$res/qemu-fdp" > "$res/qemu-fdp.log" 2>&1
+	files+=("$res/qemu-fdp/qemu-fdp.tap")
+	"$ROOT/scripts/kernel-log-check.sh" "$res/qemu-fdp" qemu-fdp \
+		> "$res/kernel-qemu-fdp.tap"
+	files+=("$res/kernel-qemu-fdp.tap")
+fi
 manifest=()
 if [ "${GUEST_ONLY:-0}" = 1 ]; then
 	# Only what the VM reports: not the series check, not the host tests.

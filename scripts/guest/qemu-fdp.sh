@@ -7,12 +7,15 @@
 # Writes into the current directory (vm.sh: /mnt/results) qemu-fdp.tap, the
 # test's TAP (also shown on stdout), and nvme-cli.txt: each NVMe disk's
 # serial and max_write_streams, and nvme fdp configs, usage, stats, events
-# and status of the controller with serial qemu-fdp. Exit status: the
-# test's.
+# and status of the controller with serial qemu-fdp; and the kernel log in
+# three parts for scripts/kernel-log-check.sh (dmesg-boot.log,
+# dmesg-qemu-fdp.log, dmesg-end.log). Exit status: the test's.
 set -u
 [ $# = 1 ] || { echo "usage: qemu-fdp.sh BIN" >&2; exit 2; }
+dmesg --notime -c > dmesg-boot.log 2>&1
 "$1" > qemu-fdp.tap 2>&1
 rc=$?
+dmesg --notime -c > dmesg-qemu-fdp.log 2>&1
 cat qemu-fdp.tap
 {
 	for d in /sys/block/nvme*; do
@@ -28,4 +31,5 @@ cat qemu-fdp.tap
 	echo "== nvme fdp status $dev"
 	nvme fdp status "$dev"
 } > nvme-cli.txt 2>&1
+dmesg --notime -c > dmesg-end.log 2>&1
 exit $rc

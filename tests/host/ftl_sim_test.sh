@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$here/lib/tap.sh"
 
 echo "TAP version 13"
-plan=28
+plan=29
 echo "1..$plan"
 
 # key FILE KEY: the value of one "key value" line of a report
@@ -340,6 +340,18 @@ awk_true "\"$one\" != \"\" && \"$eight\" != \"\" &&
 	  $(key "$tmp/uni-8" host_pages) == 8 * $(key "$tmp/uni-1" host_pages)"
 result "replicas: 8 copies of uniform writes keep the WAF of one ($eight vs $one)" \
 	$((! $?)) "$(cat "$tmp/uni-1" "$tmp/uni-8")"
+
+# In lockstep (every record in the head) K copies in blocks K times as large
+# hold K repeats of each small block, so they must give the WAF of one copy
+# on a trace that is far from uniform: the two files above, single stream,
+# 8 copies in 512-page blocks against one in 64-page blocks (within 1%).
+"$sim" --trace "$tmp/two-files.trace" --logical-pages 16384 --op 0.07 \
+	--block-pages 512 --replicas 8 \
+	--replica-head "$(grep -c "^W" "$tmp/two-files.trace")" > "$tmp/tf-lockstep" 2>&1
+lock=$(key "$tmp/tf-lockstep" waf)
+awk_true "\"$lock\" != \"\" && $lock >= $sing * 0.99 && $lock <= $sing * 1.01"
+result "replicas: 8 copies in lockstep and 8x blocks keep the WAF of one ($lock vs $sing)" \
+	$((! $?)) "$(cat "$tmp/tf-lockstep")"
 
 # --gc-dest shared is what the simulator always did: same report, byte for
 # byte, as a run without the option, where streams are used (oracle/2).
