@@ -25,15 +25,21 @@ cp "$ROOT/$src" "$out/waf.tsv"
 "$ROOT/bench/waf-tables.sh" "$out/waf.tsv" > "$out/waf.md"
 BENCH_OUT=$out "$ROOT/bench/report.sh"
 
+# Exactly one opening marker, then one closing marker; anything else
+# leaves the README alone.
 awk -v tables="$out/waf.md" '
-	/^<!-- waf-tables: / { print; while ((getline l < tables) > 0) print l; skip = 1; next }
-	/^<!-- \/waf-tables -->$/ { skip = 0 }
-	!skip' "$readme" > "$out/README.md"
-grep -q '^<!-- /waf-tables -->$' "$out/README.md" ||
-	die "README.md has no <!-- /waf-tables --> marker"
+	/^<!-- waf-tables: / {
+		if (opened++) exit 1
+		print; while ((getline l < tables) > 0) print l; skip = 1; next
+	}
+	/^<!-- \/waf-tables -->$/ { if (!skip || closed++) exit 1; skip = 0 }
+	!skip
+	END { if (!opened || !closed || skip) exit 1 }' "$readme" > "$out/README.md" ||
+	die "README.md needs one <!-- waf-tables: FILE --> and, after it, one <!-- /waf-tables -->"
 cp "$out/README.md" "$readme"
-rm -f "$ROOT"/bench/results/waf-*.png
-for p in "$out"/waf-*.png; do
-	[ -e "$p" ] && cp "$p" "$ROOT/bench/results/"
-done
+# Without gnuplot report.sh draws nothing: keep the committed plots then.
+if compgen -G "$out/waf-*.png" > /dev/null; then
+	rm -f "$ROOT"/bench/results/waf-*.png
+	cp "$out"/waf-*.png "$ROOT/bench/results/"
+fi
 log "bench-report: README.md tables and bench/results/waf-*.png from $src"

@@ -33,8 +33,12 @@ policy_table() {
 		END {
 			for (i = 1; i <= n; i++) {
 				k = order[i]; split(k, a, " ")
+				# Test before reading: reading w[k, p] creates it.
+				hask = (k, "kernel") in w
+				whole = hask && ((k, "single") in w) && ((k, "oracle") in w)
+				cs = v(k, "single"); ck = v(k, "kernel"); co = v(k, "oracle")
 				s = w[k, "single"]; o = w[k, "oracle"]; ks = w[k, "kernel"]
-				share = (s - o > 0.001) ? sprintf("%.0f%%", 100 * (s - ks) / (s - o)) : "-"
+				share = (whole && s - o > 0.001) ? sprintf("%.0f%%", 100 * (s - ks) / (s - o)) : "-"
 				best = ""; rivals = 0
 				for (j = 1; j <= 3; j++) {
 					p = j == 1 ? "lifetime" : j == 2 ? "fstream" : "autostream"
@@ -42,10 +46,12 @@ policy_table() {
 					rivals++
 					if (best == "" || w[k, p] + 0 < best + 0) { best = w[k, p]; bp = p }
 				}
-				beat = rivals < 3 ? "-" : (ks + 0 <= best + 0 ? "yes" : "no (" bp " " best ")")
+				beat = "-"
+				if (rivals == 3 && hask)
+					beat = ks + 0 <= best + 0 ? "yes" : "no (" bp " " best ")"
 				printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-					a[1], a[2], h[k] / 256, s, v(k, "lifetime"),
-					v(k, "fstream"), v(k, "autostream"), ks, o, share, beat
+					a[1], a[2], h[k] / 256, cs, v(k, "lifetime"),
+					v(k, "fstream"), v(k, "autostream"), ck, co, share, beat
 			}
 		}'
 }

@@ -87,7 +87,7 @@ manifest=()
 if [ "${GUEST_ONLY:-0}" = 1 ]; then
 	# Only what the VM reports: not the series check, not the host tests.
 	manifest=(-m "$res/manifest")
-	skip=series
+	skip="series qemu-fdp kernel-qemu-fdp"
 	for t in "$ROOT"/tests/host/*.sh; do skip+=" $(basename "$t" .sh)"; done
 	awk -F'\t' -v skip="$skip" 'BEGIN { n = split(skip, s, " "); for (i = 1; i <= n; i++) drop[s[i]] = 1 }
 		/^#/ || !($1 in drop)' "$ROOT/tests/manifest" > "$res/manifest"
