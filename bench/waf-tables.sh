@@ -11,7 +11,14 @@ set -euo pipefail
 
 tsv=$1
 [ -s "$tsv" ] || { echo "waf-tables: no $tsv" >&2; exit 1; }
-small="128MiB-256KiB-7%"
+# The models in the table, in the order they appear: the small one (the
+# captured file system's size) and the large ones (4 GiB). Rows without a
+# model (captures before the large model) are the small one at 7 %.
+models() { awk -F'\t' -v p="$1" 'NR > 1 { m = $7 == "" ? "128MiB-256KiB-7%" : $7
+	if (index(m, p) == 1 && !seen[m]++) print m }' "$tsv"; }
+small=$(models 128MiB- | head -n 1)
+small=${small:-128MiB-256KiB-7%}
+op_of() { awk -v p="${1##*-}" 'BEGIN { sub(/%$/, "", p); printf "%g", p / 100 }'; }
 
 # Rows of one GC ($1) and model ($2), as "workload streams policy waf host".
 rows() {
@@ -58,7 +65,7 @@ policy_table() {
 
 has() { [ -n "$(rows "$1" "$2" | head -n 1)" ]; }
 
-echo "WAF (media/host page writes): small model, op=0.07, logical space 128 MiB, 256 KiB erase blocks, greedy GC into one shared GC destination; counted after the fill and after the device has been written over once; each trace replayed once"
+echo "WAF (media/host page writes): small model, op=$(op_of "$small"), logical space 128 MiB, 256 KiB erase blocks, greedy GC into one shared GC destination; counted after the fill and after the device has been written over once; each trace replayed once"
 echo
 policy_table greedy "$small"
 echo
@@ -76,7 +83,7 @@ if has greedy-isolated "$small"; then
 	policy_table greedy-isolated "$small"
 fi
 
-for m in "4GiB-8MiB-7%" "4GiB-8MiB-28%"; do
+for m in $(models 4GiB-); do
 	for gc in greedy greedy-isolated; do
 		has "$gc" "$m" || continue
 		echo
@@ -86,14 +93,15 @@ for m in "4GiB-8MiB-7%" "4GiB-8MiB-28%"; do
 	done
 done
 
-if has greedy "4GiB-8MiB-7%"; then
+large=4GiB-8MiB-${small##*-}
+if has greedy "$large"; then
 	echo
-	echo "Single-stream WAF of each trace as captured (128 MiB, 256 KiB blocks) and in the large model (32 copies on 4 GiB, 8 MiB blocks), both op 0.07 with greedy GC. Copies in lockstep reproduce the small model (each 8 MiB block holds 32 repeats of one 256 KiB block: 1.118 and 1.209 against 1.116 and 1.208 for mixed and dbwal with 8 streams when tried); the difference is the mixing of 32 instances at different phases of their workload, which the large model adds: it is a harder workload, not the same one at a larger scale. Compare policies within a model, not the models."
+	echo "Single-stream WAF of each trace as captured (128 MiB, 256 KiB blocks) and in the large model (32 copies on 4 GiB, 8 MiB blocks), both op $(op_of "$small") with greedy GC. Copies in lockstep reproduce the small model (each 8 MiB block holds 32 repeats of one 256 KiB block: 1.118 and 1.209 against 1.116 and 1.208 for mixed and dbwal with 8 streams when tried); the difference is the mixing of 32 instances at different phases of their workload, which the large model adds: it is a harder workload, not the same one at a larger scale. Compare policies within a model, not the models."
 	echo
 	echo "| workload | streams | 128 MiB, 256 KiB | 4 GiB, 8 MiB, 32 copies |"
 	echo "|---|---|---|---|"
 	{ rows greedy "$small" | awk '$3 == "single" { print "s", $1, $2, $4 }'
-	  rows greedy "4GiB-8MiB-7%" | awk '$3 == "single" { print "l", $1, $2, $4 }'; } |
+	  rows greedy "$large" | awk '$3 == "single" { print "l", $1, $2, $4 }'; } |
 		awk '{ k = $2 " " $3; v[$1, k] = $4; if ($1 == "l") order[++n] = k }
 		END { for (i = 1; i <= n; i++) { k = order[i]; split(k, a, " ")
 			printf "| %s | %s | %s | %s |\n", a[1], a[2], v["s", k], v["l", k] } }'

@@ -32,7 +32,10 @@ op=${OP:-0.07}
 # 256 KiB erase blocks: with 16 streams open on a 256 MiB model, 1 MiB
 # blocks would not fit in 7% of spare space.
 block_pages=64
-small="128MiB-256KiB-7%"
+# Model names: logical space, erase block, over-provisioning (OP).
+pct=$(awk -v op="$op" 'BEGIN { printf "%g", op * 100 }')
+small="128MiB-256KiB-$pct%"
+large_op="4GiB-8MiB-$pct%"
 # The large model: 32 copies of a trace on 32 x 128 MiB = 4 GiB, with
 # 8 MiB erase blocks (2048 pages), for CB_STREAMS streams.
 large=${LARGE:-1}
@@ -118,7 +121,7 @@ replay() {
 	shift 6
 	case $m in
 	"$small") ;;
-	4GiB-8MiB-7%) k=$replicas bp=$large_block_pages ;;
+	"$large_op") k=$replicas bp=$large_block_pages ;;
 	4GiB-8MiB-28%) k=$replicas bp=$large_block_pages mop=0.28 ;;
 	*) die "unknown model $m" ;;
 	esac
@@ -170,7 +173,7 @@ for wl in $workloads; do
 		done
 		[ "$large" = 1 ] && [ "$n" = "$cb_streams" ] || continue
 		head=$(wc -l < "$traces/$wl-$n.fill.trace")
-		for m in "4GiB-8MiB-7%" "4GiB-8MiB-28%"; do
+		for m in "$large_op" "4GiB-8MiB-28%"; do
 			for gc in greedy greedy-isolated; do
 				# 28 %: the FDP-like isolated GC only.
 				[ "$m" = "4GiB-8MiB-28%" ] && [ $gc = greedy ] && continue
