@@ -25,13 +25,20 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 reps=${1:-3}
-# BENCH_DEVICES="nullb=/dev/nullb0" measures null_blk alone (the rows that
-# resolve the cost; QEMU's NVMe rows take most of a boot and do not).
-DEVICES=${BENCH_DEVICES:-nullb=/dev/nullb0 nvme=/dev/nvme0n1}
-# BENCH_APPEND: more kernel command line for both kernels, e.g.
-# "scsi_debug.perm_streams=0" for a guest where no device has write
-# streams (by default scsi_debug's disk has five, as in 6.12).
-APPEND=${BENCH_APPEND:-}
+# Two settings by default, each a boot of each kernel per rep. Where no
+# device has write streams (scsi_debug.perm_streams=0), the series' code
+# on the I/O path sits behind static keys that stay off: rows "nullb" and
+# "nvme". Once one device has streams (scsi_debug's disk has five by
+# default, as in 6.12), a device without them pays the inline tests of its
+# own limit: rows "nullb-streams-elsewhere".
+settings=("scsi_debug.perm_streams=0|nullb=/dev/nullb0 nvme=/dev/nvme0n1"
+	  "|nullb-streams-elsewhere=/dev/nullb0")
+# BENCH_DEVICES="nullb=/dev/nullb0" and/or BENCH_APPEND (more kernel
+# command line for both kernels) measure one setting instead: those
+# devices, with 6.12's scsi_debug unless BENCH_APPEND says otherwise.
+if [ -n "${BENCH_DEVICES:-}${BENCH_APPEND:-}" ]; then
+	settings=("${BENCH_APPEND:-}|${BENCH_DEVICES:-nullb=/dev/nullb0 nvme=/dev/nvme0n1}")
+fi
 out=$BUILD/bench
 base_tree=$BUILD/linux-base
 base_obj=$BUILD/obj-base
@@ -62,12 +69,16 @@ for rep in $(seq "$reps"); do
 	for k in base patched; do
 		kern=$OBJ/arch/x86/boot/bzImage
 		[ $k = base ] && kern=$base_obj/arch/x86/boot/bzImage
-		log "rep $rep/$reps: $k kernel"
-		"$ROOT/scripts/vm.sh" $icount --kernel "$kern" --out "$out/vm-$k" \
-			--append "$APPEND" --timeout 900 -- env RUNTIME="${RUNTIME:-3}" \
-			"$ROOT/scripts/guest/bench-fio.sh" $DEVICES > /dev/null ||
-			die "benchmark VM failed; see $out/vm-$k/console.log"
-		sed "s/^/$k $rep /" "$out/vm-$k/output.log" >> "$raw"
+		for setting in "${settings[@]}"; do
+			append=${setting%%|*} devices=${setting#*|}
+			log "rep $rep/$reps: $k kernel${append:+, $append}"
+			# shellcheck disable=SC2086	# devices: one word each
+			"$ROOT/scripts/vm.sh" $icount --kernel "$kern" --out "$out/vm-$k" \
+				--append "$append" --timeout 900 -- env RUNTIME="${RUNTIME:-3}" \
+				"$ROOT/scripts/guest/bench-fio.sh" $devices > /dev/null ||
+				die "benchmark VM failed; see $out/vm-$k/console.log"
+			sed "s/^/$k $rep /" "$out/vm-$k/output.log" >> "$raw"
+		done
 	done
 done
 
@@ -93,8 +104,10 @@ awk '{ print $3, $4, $5, $6 }' "$raw" | sort -u | while read -r d e rw j; do
 done >> "$tsv"
 
 {
-	echo "fio 4 KiB random I/O, $clock; $reps boot(s) per kernel, alternating; RUNTIME=${RUNTIME:-3} s per job"
-	[ -n "$APPEND" ] && echo "kernel command line: $APPEND"
+	echo "fio 4 KiB random I/O, $clock; $reps boot(s) per kernel and setting, alternating; RUNTIME=${RUNTIME:-3} s per job"
+	for setting in "${settings[@]}"; do
+		echo "- ${setting#*|}: kernel command line '${setting%%|*}'"
+	done
 	echo
 	echo "| device | engine | rw | jobs | base IOPS median (min-max) | patched IOPS median (min-max) | patched/base | range |"
 	echo "|---|---|---|---|---|---|---|---|"
