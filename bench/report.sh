@@ -6,6 +6,8 @@
 #   overhead-<device>.png   patched/base IOPS per fio case, 0.99 target
 #   waf-<N>.png             WAF per workload and policy, N streams, greedy GC
 #   waf-cb-<N>.png          the same under cost-benefit GC
+#   waf-large-<OP>-<shared|isolated>-<N>.png
+#                           the large model (4 GiB, 8 MiB erase blocks)
 # Without gnuplot the plots are skipped with a message; the tables stay.
 # BENCH_OUT: the folder to read and write (default build/bench).
 set -euo pipefail
@@ -44,25 +46,39 @@ if [ -s "$out/overhead.tsv" ]; then
 fi
 
 if [ -s "$out/waf.tsv" ]; then
-	# One table per GC and stream count: workloads down, policies across;
-	# the small model (rows without a model column are of it).
+	# One plot per model, GC and stream count: workloads along, policies
+	# side by side. Rows without a model column are of the small model.
+	# $1 png name, $2 title, $3 awk condition on a row.
+	waf_plot() {
+		awk -F'\t' '
+			BEGIN { print "\"workload\" \"single\" \"lifetime (6.12)\" \"fstream\" \"autostream\" \"kernel (series)\" \"oracle\"" }
+			NR > 1 && '"$3"' { w[$1, $3] = $4; if (!seen[$1]++) order[++k] = $1 }
+			function v(x, p) { return ((x, p) in w) ? w[x, p] : "?" }
+			END { for (i = 1; i <= k; i++) { x = order[i]
+				print x, v(x, "single"), v(x, "lifetime"), v(x, "fstream"),
+					v(x, "autostream"), v(x, "kernel"), v(x, "oracle") } }' \
+			"$out/waf.tsv" > "$data/$1.dat"
+		draw "$data/$1.dat" "$1.png" "$2" waf.gp
+	}
 	small='($7 == "" || $7 == "128MiB-256KiB-7%")'
 	for gc in greedy cost-benefit; do
 		for n in $(awk -F'\t' -v gc=$gc "NR > 1 && \$6 == gc && $small { print \$2 }" "$out/waf.tsv" | sort -nu); do
 			name=waf-$n
 			[ $gc = greedy ] || name=waf-cb-$n
-			awk -F'\t' -v gc=$gc -v n="$n" '
-				BEGIN { print "\"workload\" \"single\" \"lifetime (6.12)\" \"fstream\" \"autostream\" \"kernel (series)\" \"oracle\"" }
-				NR > 1 && $6 == gc && $2 == n && '"$small"' {
-					w[$1, $3] = $4; if (!seen[$1]++) order[++k] = $1 }
-				function v(x, p) { return ((x, p) in w) ? w[x, p] : "?" }
-				END { for (i = 1; i <= k; i++) { x = order[i]
-					print x, v(x, "single"), v(x, "lifetime"), v(x, "fstream"),
-						v(x, "autostream"), v(x, "kernel"), v(x, "oracle") } }' \
-				"$out/waf.tsv" > "$data/$name.dat"
-			draw "$data/$name.dat" "$name.png" "WAF with $n streams, $gc GC" waf.gp
+			waf_plot "$name" "WAF with $n streams, $gc GC" \
+				"\$6 == \"$gc\" && \$2 == $n && $small"
 		done
 	done
+	# The large model (4 GiB, 8 MiB erase blocks; 32 copies of each
+	# trace): waf-large-<OP>-<GC>-<N>.png, GC shared or isolated.
+	while read -r model gc n; do
+		op=${model##*-} op=${op%\%}
+		dest=shared
+		[ "$gc" = greedy-isolated ] && dest=isolated
+		waf_plot "waf-large-$op-$dest-$n" \
+			"WAF, 4 GiB with 8 MiB erase blocks, $op % OP, $n streams, greedy GC into $dest destinations" \
+			"\$7 == \"$model\" && \$6 == \"$gc\" && \$2 == $n"
+	done < <(awk -F'\t' 'NR > 1 && $7 ~ /^4GiB-/ { print $7, $6, $2 }' "$out/waf.tsv" | sort -u)
 fi
 
 {

@@ -16,6 +16,9 @@ set style fill solid 0.85 border -1
 set key top left
 set grid ytics
 set ylabel "WAF (media / host page writes)"
+# Ten workloads with names like rocksdb-nodiscard overlap when level.
+set xtics rotate by -20
+set bmargin 5
 # Bars start at 1, where no data is copied; at least up to 1.05 so that
 # a plot of all-1.000 bars still has a scale.
 set yrange [1:1.05<*]
