@@ -25,7 +25,7 @@ scale=${1:-4}
 out=$BUILD/bench
 traces=$out/traces
 streams=${STREAMS:-4 8 16}
-workloads=${WORKLOADS:-mixed mixed-nohints varmail dbwal bgcopy swap rocksdb rocksdb-nodiscard dbench pgbench}
+workloads=${WORKLOADS:-mixed mixed-nohints varmail dbwal bgcopy swap rocksdb rocksdb-nodiscard rocksdb-xfs dbench pgbench}
 policies="single lifetime fstream autostream kernel oracle"
 cb_streams=${CB_STREAMS:-8}
 # The real applications are captured with this many streams only (their
