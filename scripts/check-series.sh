@@ -130,7 +130,8 @@ fi
 # recompiles most of the kernel (about 11 minutes on 2 cores), so the
 # results are kept in tests/bisect-builds.tsv, one line per kernel tree
 # (the git tree ID after the patch: the same base and patches give the
-# same ID anywhere), and committed. A tree that built is not built again,
+# same ID anywhere) and kconfig fragment (its sha1), and committed. A
+# tree that built with this fragment is not built again,
 # and a change to one patch leaves the results of the patches before it
 # standing. A patch that touches only the selftests, Documentation or
 # MAINTAINERS leaves the kernel's sources as they were: the selftests are
@@ -139,7 +140,9 @@ fi
 # next run.
 if [ $bisect = 1 ]; then
 	record=$ROOT/tests/bisect-builds.tsv
-	[ -f "$record" ] || printf 'tree\tpatch\twhat\tseconds\tdate\n' > "$record"
+	[ -f "$record" ] ||
+		printf 'tree\tconfig\tpatch\twhat\tseconds\tdate\n' > "$record"
+	config=$(sha1sum < "$ROOT/kernel/streams.config" | cut -d' ' -f1)
 	bwork=$BUILD/bisect-wt	# a fixed path, so that ccache and make reuse work
 	git -C "$TREE" worktree remove --force "$bwork" >/dev/null 2>&1
 	git -C "$TREE" worktree prune
@@ -155,7 +158,8 @@ if [ $bisect = 1 ]; then
 			':!Documentation' ':!MAINTAINERS' && what=selftests
 		[ $what = selftests ] &&
 			[ ! -f "$bwork/tools/testing/selftests/streams/Makefile" ] && what=nothing
-		seen=$(awk -F'\t' -v t="$tree" '$1 == t { print $3 " built in " $4 " s on " $5 }' "$record" | tail -n 1)
+		seen=$(awk -F'\t' -v t="$tree" -v c="$config" \
+			'$1 == t && $2 == c { print $4 " built in " $5 " s on " $6 }' "$record" | tail -n 1)
 		if [ -n "$seen" ]; then
 			echo "ok $((n + 1)) builds: $p ($seen)"
 			n=$((n + 1))
@@ -174,17 +178,12 @@ if [ $bisect = 1 ]; then
 			TREE=$bwork FRAGMENT=$tmp/frag.config bash "$ROOT/scripts/build-kernel.sh" \
 				"$BUILD/obj-bisect" > "$tmp/build.log" 2>&1
 		else
-			{ make -s -C "$bwork" O="$BUILD/obj-bisect" headers &&
-			  rm -rf "$BUILD/obj-bisect/selftests" &&
-			  mkdir -p "$BUILD/obj-bisect/selftests" &&
-			  make -s -C "$bwork/tools/testing/selftests/streams" \
-				OUTPUT="$BUILD/obj-bisect/selftests" \
-				KHDR_INCLUDES="-isystem $BUILD/obj-bisect/usr/include"; } \
-				> "$tmp/build.log" 2>&1
+			TREE=$bwork OBJ=$BUILD/obj-bisect SELFTESTS=$BUILD/obj-bisect/selftests \
+				bash "$ROOT/scripts/build-selftests.sh" > "$tmp/build.log" 2>&1
 		fi
 		if [ $? = 0 ]; then
-			printf '%s\t%s\t%s\t%s\t%s\n' "$tree" "$p" "$what" \
-				$((SECONDS - t0)) "$(date -u +%F)" >> "$record"
+			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$tree" "$config" "$p" \
+				"$what" $((SECONDS - t0)) "$(date -u +%F)" >> "$record"
 			result OK "builds: $p ($what, $((SECONDS - t0)) s)"
 		else
 			tail -n 30 "$tmp/build.log" > "$tmp/build.tail"
