@@ -190,11 +190,40 @@ static const char *const placement_names[] = {
  * left (or, without files, all onto its first stream).
  */
 #define NR_LIFETIMES	4
+enum map_files { FILES_NONE, FILES_HASH, FILES_LRU, FILES_IDLE };
 struct map_spec {
 	uint8_t rank[NR_CLASSES];	/* 1-based position in the list, 0: none */
 	unsigned int nr_classes;
 	bool lifetimes;
-	bool files;
+	enum map_files files;
+	uint64_t file_idle;		/* lru: pages after which a file is new */
+};
+
+static const char *const map_files_names[] = {
+	[FILES_NONE] = "none", [FILES_HASH] = "hash", [FILES_LRU] = "lru",
+	[FILES_IDLE] = "idle",
+};
+
+/*
+ * --map-files lru: instead of folding file IDs onto the file streams by
+ * their value (hash folding: two of three files share a stream of four
+ * more often than not), a file ID that is new, or has not written for
+ * file_idle host pages, takes the file stream that has gone longest
+ * without a write, and keeps it while it goes on writing. Files written
+ * at the same time then get streams of their own as long as there are no
+ * more of them than streams. --map-files idle: a stream is only free when
+ * nobody wrote it for file_idle host pages; when none is, a new file joins
+ * the last new file's stream, so a burst of small new files (mail, say)
+ * stays together in time as one stream would keep it, where lru would deal
+ * it out over all streams. The state is what a device queue would keep
+ * for its 255 file IDs: a stream and a time each, and a time per stream.
+ */
+#define NR_FILE_IDS	256
+struct file_lru {
+	uint8_t stream[NR_FILE_IDS];		/* offset in the file pool */
+	uint64_t last[NR_FILE_IDS];		/* last write + 1, 0: never */
+	uint64_t stream_last[MAX_STREAMS];	/* last write + 1 */
+	unsigned int last_new;			/* stream of the last new file */
 };
 
 static const char *const synthetic_names[] = {
@@ -1109,9 +1138,38 @@ static unsigned int place_fstream(const struct record *r, unsigned int n)
 	return s < n ? s : n - 1;
 }
 
+/* lru: the offset in a pool of @pool file streams of file ID @file. */
+static unsigned int file_lru_stream(struct file_lru *l, uint32_t file,
+				    unsigned int pool, uint64_t idle,
+				    uint64_t now, bool join)
+{
+	unsigned int id = file % NR_FILE_IDS, s = l->stream[id];
+
+	if (!l->last[id] || now + 1 - l->last[id] > idle || s >= pool) {
+		s = pool - 1;
+		for (unsigned int i = pool - 1; i-- > 0;)
+			if (l->stream_last[i] < l->stream_last[s])
+				s = i;
+		/*
+		 * idle: only a stream nobody wrote for a while is free; else
+		 * join the last new file, so that a burst of new files stays
+		 * together as a single stream would keep it.
+		 */
+		if (join && l->stream_last[s] &&
+		    now + 1 - l->stream_last[s] <= idle && l->last_new < pool)
+			s = l->last_new;
+		l->stream[id] = (uint8_t)s;
+		l->last_new = s;
+	}
+	l->last[id] = now + 1;
+	l->stream_last[s] = now + 1;
+	return s;
+}
+
 /* map: the stream (1..n) that struct map_spec gives a write. */
-static unsigned int map_stream(const struct map_spec *m,
-			       const struct record *r, unsigned int n)
+static unsigned int map_stream(const struct map_spec *m, struct file_lru *l,
+			       const struct record *r, unsigned int n,
+			       uint64_t now)
 {
 	unsigned int nr_class = m->nr_classes < n / 2 ? m->nr_classes : n / 2;
 	unsigned int rank = m->rank[r->class];
@@ -1124,12 +1182,20 @@ static unsigned int map_stream(const struct map_spec *m,
 
 		if (pool > NR_LIFETIMES)
 			return nr_class + 1 + level;
-		return nr_class + 1 + level * pool / NR_LIFETIMES;
+		/* Shared with the files: lru keeps them off it while busy. */
+		level = level * pool / NR_LIFETIMES;
+		l->stream_last[level] = now + 1;
+		return nr_class + 1 + level;
 	}
 	if (m->lifetimes && pool > NR_LIFETIMES)
 		reserved = NR_LIFETIMES;
-	if (!m->files)
+	if (m->files == FILES_NONE)
 		return nr_class + reserved + 1;
+	if ((m->files == FILES_LRU || m->files == FILES_IDLE) && r->file)
+		return nr_class + reserved + 1 +
+			file_lru_stream(l, r->file, pool - reserved,
+					m->file_idle, now,
+					m->files == FILES_IDLE);
 	return nr_class + reserved + 1 + r->file % (pool - reserved);
 }
 
@@ -1340,6 +1406,7 @@ struct placer {
 	enum placement policy;
 	unsigned int n;
 	const struct map_spec *map;
+	struct file_lru lru;		/* map with --map-files lru */
 	uint64_t map_differs;		/* writes not where the kernel put them */
 	struct autostream as;
 	uint8_t *oracle;		/* per host page write */
@@ -1359,7 +1426,7 @@ static unsigned int place_record(struct placer *pl, const struct record *r,
 	case PL_FSTREAM:
 		return place_fstream(r, pl->n);
 	case PL_MAP: {
-		unsigned int s = map_stream(pl->map, r, pl->n);
+		unsigned int s = map_stream(pl->map, &pl->lru, r, pl->n, now);
 
 		if (s != r->stream)
 			pl->map_differs++;
@@ -1489,7 +1556,12 @@ static void usage(FILE *out)
 "                          comma-separated, or none (the series' order:\n"
 "                          transaction,background,metadata,paging,realtime)\n"
 "  --map-lifetimes 0|1     map: streams for the lifetime hints (1)\n"
-"  --map-files 0|1         map: fold file stream IDs onto the rest (1)\n"
+"  --map-files none|hash|lru|idle   map: file stream IDs onto the rest:\n"
+"                          not at all, folded by value, by recent use, or\n"
+"                          by recent use with bursts of new files kept\n"
+"                          together (hash; 0 and 1 are none and hash)\n"
+"  --map-file-idle K       map, lru: a file that has not written for K\n"
+"                          host pages is new again (65536)\n"
 "  --gc NAME               greedy|cost-benefit (greedy)\n"
 "  --gc-dest shared|per-stream   GC writes moved pages to one open block\n"
 "                          for all streams, or to one per stream (shared)\n"
@@ -1554,7 +1626,7 @@ enum {
 	OPT_OP, OPT_BPAGES, OPT_STREAMS, OPT_POLICY, OPT_GC, OPT_WARMUP,
 	OPT_SEED, OPT_HOT_SPACE, OPT_HOT_WRIT, OPT_AS_CHUNK, OPT_AS_HALF,
 	OPT_MAP_CLASSES, OPT_MAP_LIFE, OPT_MAP_FILES, OPT_GC_DEST,
-	OPT_REPLICAS, OPT_REPLICA_HEAD, OPT_HELP,
+	OPT_REPLICAS, OPT_REPLICA_HEAD, OPT_MAP_FILE_IDLE, OPT_HELP,
 };
 
 static const struct option long_opts[] = {
@@ -1578,6 +1650,7 @@ static const struct option long_opts[] = {
 	{ "map-classes",	required_argument, NULL, OPT_MAP_CLASSES },
 	{ "map-lifetimes",	required_argument, NULL, OPT_MAP_LIFE },
 	{ "map-files",		required_argument, NULL, OPT_MAP_FILES },
+	{ "map-file-idle",	required_argument, NULL, OPT_MAP_FILE_IDLE },
 	{ "replicas",		required_argument, NULL, OPT_REPLICAS },
 	{ "replica-head",	required_argument, NULL, OPT_REPLICA_HEAD },
 	{ "help",		no_argument,       NULL, OPT_HELP },
@@ -1650,7 +1723,8 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 		.policy = PL_SINGLE, .gc = GC_GREEDY,
 		.gc_dest = GC_DEST_SHARED, .seed = 1,
 		.hot_space = 0.2, .hot_writes = 0.8, .as_chunk_kib = 1024,
-		.map = { .lifetimes = true, .files = true },
+		.map = { .lifetimes = true, .files = FILES_HASH,
+			 .file_idle = 65536 },
 		.replicas = 1,
 	};
 	parse_map_classes(SERIES_CLASSES, &cfg->map);
@@ -1726,7 +1800,17 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 			cfg->map.lifetimes = opt_u32("--map-lifetimes", o, 1);
 			break;
 		case OPT_MAP_FILES:
-			cfg->map.files = opt_u32("--map-files", o, 1);
+			if (!strcmp(o, "0") || !strcmp(o, "1"))
+				cfg->map.files = o[0] == '1' ? FILES_HASH :
+							       FILES_NONE;
+			else {
+				parse_named("--map-files", o, map_files_names,
+					    4, &i);
+				cfg->map.files = i;
+			}
+			break;
+		case OPT_MAP_FILE_IDLE:
+			cfg->map.file_idle = opt_u64("--map-file-idle", o);
 			break;
 		case OPT_REPLICAS:
 			cfg->replicas = opt_u32("--replicas", o, 1u << 16);

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$here/lib/tap.sh"
 
 echo "TAP version 13"
-plan=29
+plan=32
 echo "1..$plan"
 
 # key FILE KEY: the value of one "key value" line of a report
@@ -285,6 +285,62 @@ rc=$?
 [ $rc = 2 ] && grep -q "unknown class 'bogus'" "$tmp/map-bad.err"
 result "map: an unknown class in --map-classes is a usage error" $((! $?)) \
 	"exit $rc: $(cat "$tmp/map-bad.err")"
+
+# --map-files lru: files are given the file stream that has gone longest
+# without a write, not their ID modulo the pool. With 8 streams the pool is
+# streams 5-8 (after four class streams); IDs 0x1, 0x5 and 0x9 all fold
+# onto stream 6 by value. Written in turn, 8 pages each, twice: hash puts
+# all 48 pages on stream 6, lru gives each file its own stream, the pool's
+# last three (ties go to the highest: 16 pages each on streams 8, 7, 6).
+for r in 1 2; do
+	printf '%s\n' "W 0 64 data 0 1 6" "W 64 64 data 0 5 6" "W 128 64 data 0 9 6"
+done > "$tmp/lru.trace"
+for f in hash lru; do
+	"$sim" --trace "$tmp/lru.trace" --logical-pages 1024 --block-pages 16 \
+		--streams 8 --policy map --map-files $f > "$tmp/lru-$f" 2>&1
+done
+[ "$(key "$tmp/lru-hash" stream_pages)" = 0,0,0,0,0,48,0,0 ] &&
+[ "$(key "$tmp/lru-lru" stream_pages)" = 0,0,0,0,0,16,16,16 ]
+result "map: --map-files lru gives files that fold together streams of their own" \
+	$((! $?)) "$(cat "$tmp/lru-hash" "$tmp/lru-lru")"
+
+# ... and a file that has been idle for longer than --map-file-idle is new
+# again: it takes the stream least recently written, not its old one. 0x1
+# (8 pages on stream 8), then 0x5 (stream 7), 0x9 (stream 6) and 0x1
+# again 16 pages later: with an idle limit of 8 pages, 0x1 is new and
+# takes stream 5, untouched so far; with the default it stays on 8.
+printf '%s\n' "W 0 64 data 0 1 6" "W 64 64 data 0 5 6" "W 128 64 data 0 9 6" \
+	"W 0 64 data 0 1 6" > "$tmp/idle.trace"
+"$sim" --trace "$tmp/idle.trace" --logical-pages 1024 --block-pages 16 \
+	--streams 8 --policy map --map-files lru --map-file-idle 8 \
+	> "$tmp/idle-8" 2>&1
+"$sim" --trace "$tmp/idle.trace" --logical-pages 1024 --block-pages 16 \
+	--streams 8 --policy map --map-files lru > "$tmp/idle-def" 2>&1
+"$sim" --trace "$tmp/idle.trace" --policy map --map-files lfu \
+	> /dev/null 2> "$tmp/lru-bad.err"
+rc=$?
+[ "$(key "$tmp/idle-8" stream_pages)" = 0,0,0,0,8,8,8,8 ] &&
+[ "$(key "$tmp/idle-def" stream_pages)" = 0,0,0,0,0,8,8,16 ] && [ $rc = 2 ]
+result "map: an idle file takes the least recently used stream again" \
+	$((! $?)) "$(cat "$tmp/idle-8" "$tmp/idle-def")" \
+	"exit $rc: $(cat "$tmp/lru-bad.err")"
+
+# --map-files idle: only a stream nobody wrote for --map-file-idle pages
+# is free; a new file that finds none joins the last new file. Files 0x1-
+# 0x4 (8 pages each) take streams 8, 7, 6, 5, all never written before;
+# 0x5 and 0x6 come 32 and 40 pages in, within the limit of 64, so they
+# join 0x4 on stream 5 (24 pages there); lru deals them out to the least
+# recently written, 8 and 7 (16 pages each).
+printf 'W %d 64 data 0 %d 6\n' 0 1 64 2 128 3 192 4 256 5 320 6 > "$tmp/join.trace"
+for f in idle lru; do
+	"$sim" --trace "$tmp/join.trace" --logical-pages 1024 --block-pages 16 \
+		--streams 8 --policy map --map-files $f --map-file-idle 64 \
+		> "$tmp/join-$f" 2>&1
+done
+[ "$(key "$tmp/join-idle" stream_pages)" = 0,0,0,0,24,8,8,8 ] &&
+[ "$(key "$tmp/join-lru" stream_pages)" = 0,0,0,0,8,8,16,16 ]
+result "map: --map-files idle keeps a burst of new files on one stream" \
+	$((! $?)) "$(cat "$tmp/join-idle" "$tmp/join-lru")"
 
 # fstream (FStream, FAST 2018): one stream per kind of file-system
 # structure, told apart by class alone: data on 0, journal (transaction) on

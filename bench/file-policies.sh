@@ -1,0 +1,130 @@
+#!/bin/bash
+# How should file stream IDs be spread over a device's streams? The series
+# folds them by value (file ID modulo the streams left for files): fixed,
+# but two files written at the same time share a stream whenever their IDs
+# fold together, which with four file streams and three such files happens
+# more often than not (1 - 4*3*2/4^3 = 62.5 %). Which files fold together
+# depends on the file system's UUID and the inodes' generations, so one
+# capture shows one draw of that lottery. This replays the traces of the
+# last bench/waf.sh run (small model, greedy GC, shared and per-stream GC
+# destinations) under the causal rivals, the series' folding (hash), and
+# two ways that look at when files write instead of at their IDs
+# (ftl-sim --map-files, sim/README.md):
+#   lru   a new or idle file takes the file stream least recently written
+#   idle  the same, but only a stream idle for a while is free; otherwise
+#         the file joins the last new file's stream (bursts of new files
+#         stay together, as on one stream)
+# each as captured (draw 0) and with the file IDs drawn anew DRAWS times
+# (each distinct ID of the trace replaced by a random one of 1..255, as
+# another mkfs would give).
+#
+#   file-policies.sh [DRAWS]   (default 12)
+# Environment: WORKLOADS, STREAMS (8), TRACES (build/bench/traces),
+# IDLE (the idle limit of both variants, host pages; default 4096: 16 MiB,
+# an eighth of the model's logical space).
+# Writes build/bench/file-policies.tsv (workload streams policy gc_dest
+# draw waf) and build/bench/file-policies.md.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+draws=${1:-12}
+n=${STREAMS:-8}
+traces=${TRACES:-$BUILD/bench/traces}
+idle=${IDLE:-4096}
+out=$BUILD/bench
+pages=$(( 128 * 256 ))	# the small model of bench/waf.sh
+op=0.07
+block_pages=64
+tsv=$out/file-policies.tsv
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+make -s -C "$ROOT/sim"
+sim=$ROOT/sim/ftl-sim
+[ -n "${WORKLOADS:-}" ] || WORKLOADS=$(cd "$traces" && ls -- *-"$n".replay 2>/dev/null |
+	sed "s/-$n\.replay\$//")
+[ -n "$WORKLOADS" ] || die "no $traces/*-$n.replay: run bench/waf.sh first"
+
+policy_args() {
+	case $1 in
+	hash) echo "--policy map" ;;
+	lru) echo "--policy map --map-files lru --map-file-idle $idle" ;;
+	idle) echo "--policy map --map-files idle --map-file-idle $idle" ;;
+	*) echo "--policy $1" ;;
+	esac
+}
+
+# Each distinct file ID replaced by a random one (seed $2).
+redraw() {
+	awk -v seed="$2" 'BEGIN { srand(seed) }
+		$1 == "W" && $6 != "0" {
+			if (!($6 in m)) m[$6] = sprintf("%x", 1 + int(rand() * 255))
+			$6 = m[$6] }
+		{ print }' "$1"
+}
+
+echo -e "workload\tstreams\tpolicy\tgc_dest\tdraw\twaf" > "$tsv"
+for wl in $WORKLOADS; do
+	replay=$traces/$wl-$n.replay
+	[ -s "$replay" ] || die "no $replay"
+	# Counting starts as in bench/waf.sh: once the device has been
+	# written over once, and not before the fill has ended.
+	fill=$("$sim" --trace "$traces/$wl-$n.fill.trace" --logical-pages $pages \
+		--op 1 | awk '$1 == "host_pages" { print $2 }')
+	warm=$(awk -v p=$pages -v op=$op -v f="$fill" 'BEGIN {
+		w = int(p * (1 + op)); if (f > w) w = f; printf "%d", w }')
+	log "$wl: $draws draws of the file IDs"
+	for d in $(seq 0 "$draws"); do
+		if [ "$d" = 0 ]; then
+			t=$replay
+			policies="single lifetime fstream autostream oracle hash lru idle"
+		else
+			t=$tmp/draw.replay
+			redraw "$replay" "$d" > "$t"
+			policies="hash lru idle"
+		fi
+		for p in $policies; do
+			for dest in shared per-stream; do
+				# shellcheck disable=SC2046
+				waf=$("$sim" --trace "$t" --logical-pages $pages \
+					--op $op --streams "$n" \
+					--block-pages $block_pages \
+					--warmup-pages "$warm" --gc greedy \
+					--gc-dest $dest $(policy_args $p) |
+					awk '$1 == "waf" { print $2 }')
+				[ -n "$waf" ] || die "$wl, $p, $dest, draw $d: the simulator failed"
+				echo -e "$wl\t$n\t$p\t$dest\t$d\t$waf" >> "$tsv"
+			done
+		done
+	done
+done
+
+# The table: per workload and GC destination, the best causal rival, the
+# three ways as captured, and over the draws the mean and the worst.
+awk -F'\t' -v draws="$draws" -v idle="$idle" '
+	NR == 1 { next }
+	{ k = $1 " | " $2 " | " $4; if (!seen[k]++) order[++nk] = k }
+	$5 == 0 { w0[k, $3] = $6 }
+	$5 > 0 { s[k, $3] += $6; c[k, $3]++; if ($6 > mx[k, $3]) mx[k, $3] = $6 }
+	function best(k,   p, b, bn, i, r) {
+		split("lifetime fstream autostream", r, " ")
+		b = w0[k, "single"]; bn = "single"
+		for (i = 1; i <= 3; i++)
+			if (w0[k, r[i]] < b) { b = w0[k, r[i]]; bn = r[i] }
+		return sprintf("%.3f (%s)", b, bn)
+	}
+	function stat(k, p) {
+		return c[k, p] ? sprintf("%.3f / %.3f", s[k, p] / c[k, p], mx[k, p]) : "-"
+	}
+	END {
+		printf "File streams by value (hash, the series) or by when files write (lru, idle; idle limit %d host pages), %d draws of the file IDs\n\n", idle, draws
+		print "| workload | streams | GC destination | best causal rival | oracle | hash | lru | idle | hash over the draws (mean / worst) | lru (mean / worst) | idle (mean / worst) |"
+		print "|---|---|---|---|---|---|---|---|---|---|---|"
+		for (i = 1; i <= nk; i++) {
+			k = order[i]
+			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", k,
+				best(k), w0[k, "oracle"], w0[k, "hash"], w0[k, "lru"],
+				w0[k, "idle"], stat(k, "hash"), stat(k, "lru"), stat(k, "idle")
+		}
+	}' "$tsv" > "$out/file-policies.md"
+cat "$out/file-policies.md"
