@@ -14,28 +14,40 @@
 #   idle  the same, but only a stream idle for a while is free; otherwise
 #         the file joins the last new file's stream (bursts of new files
 #         stay together, as on one stream)
+#   temp  by how often a file writes: files on streams by their decayed
+#         write count, one stream per fourfold drop from the hottest
 # each as captured (draw 0) and with the file IDs drawn anew DRAWS times
 # (each distinct ID of the trace replaced by a random one of 1..255, as
 # another mkfs would give).
 #
 #   file-policies.sh [DRAWS]   (default 12)
 # Environment: WORKLOADS, STREAMS (8), TRACES (build/bench/traces),
-# IDLE (the idle limit of both variants, host pages; default 4096: 16 MiB,
-# an eighth of the model's logical space).
-# Writes build/bench/file-policies.tsv (workload streams policy gc_dest
-# draw waf) and build/bench/file-policies.md.
+# MODEL: small (default), or large: bench/waf.sh's large model, 32 copies
+# of each trace on 4 GiB with 8 MiB erase blocks, each copy past the first
+# with file IDs of its own (ftl-sim --replica-files distinct: 32 instances
+# of the workload, not one whose files are 32 times as large); the copies
+# are the draws there, so DRAWS is ignored.
+# The idle limit of lru and idle and the half-life of temp is an eighth of
+# the model's logical space (4096 host pages small, 131072 large).
+# Writes build/bench/file-policies[-large].tsv (workload streams policy
+# gc_dest draw waf) and .md.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
 draws=${1:-12}
 n=${STREAMS:-8}
 traces=${TRACES:-$BUILD/bench/traces}
-idle=${IDLE:-4096}
 out=$BUILD/bench
-pages=$(( 128 * 256 ))	# the small model of bench/waf.sh
+pages=$(( 128 * 256 ))	# the small model of bench/waf.sh (one copy)
 op=0.07
-block_pages=64
-tsv=$out/file-policies.tsv
+case ${MODEL:-small} in
+small)	k=1 block_pages=64 name=file-policies model_args= ;;
+large)	k=32 block_pages=2048 name=file-policies-large draws=0
+	model_args="--replicas $k --replica-files distinct" ;;
+*)	die "MODEL: small or large" ;;
+esac
+idle=$(( pages * k / 8 ))
+tsv=$out/$name.tsv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -50,6 +62,7 @@ policy_args() {
 	hash) echo "--policy map" ;;
 	lru) echo "--policy map --map-files lru --map-file-idle $idle" ;;
 	idle) echo "--policy map --map-files idle --map-file-idle $idle" ;;
+	temp) echo "--policy map --map-files temp --map-file-idle $idle" ;;
 	*) echo "--policy $1" ;;
 	esac
 }
@@ -71,17 +84,18 @@ for wl in $WORKLOADS; do
 	# written over once, and not before the fill has ended.
 	fill=$("$sim" --trace "$traces/$wl-$n.fill.trace" --logical-pages $pages \
 		--op 1 | awk '$1 == "host_pages" { print $2 }')
-	warm=$(awk -v p=$pages -v op=$op -v f="$fill" 'BEGIN {
-		w = int(p * (1 + op)); if (f > w) w = f; printf "%d", w }')
+	warm=$(awk -v p=$pages -v op=$op -v f="$fill" -v k=$k 'BEGIN {
+		w = int(p * (1 + op)); if (f > w) w = f; printf "%d", w * k }')
+	head=$(wc -l < "$traces/$wl-$n.fill.trace")
 	log "$wl: $draws draws of the file IDs"
 	for d in $(seq 0 "$draws"); do
 		if [ "$d" = 0 ]; then
 			t=$replay
-			policies="single lifetime fstream autostream oracle hash lru idle"
+			policies="single lifetime fstream autostream oracle hash lru idle temp"
 		else
 			t=$tmp/draw.replay
 			redraw "$replay" "$d" > "$t"
-			policies="hash lru idle"
+			policies="hash lru idle temp"
 		fi
 		for p in $policies; do
 			for dest in shared per-stream; do
@@ -90,7 +104,8 @@ for wl in $WORKLOADS; do
 					--op $op --streams "$n" \
 					--block-pages $block_pages \
 					--warmup-pages "$warm" --gc greedy \
-					--gc-dest $dest $(policy_args $p) |
+					--gc-dest $dest $(policy_args $p) \
+					$model_args ${model_args:+--replica-head $head} |
 					awk '$1 == "waf" { print $2 }')
 				[ -n "$waf" ] || die "$wl, $p, $dest, draw $d: the simulator failed"
 				echo -e "$wl\t$n\t$p\t$dest\t$d\t$waf" >> "$tsv"
@@ -101,7 +116,7 @@ done
 
 # The table: per workload and GC destination, the best causal rival, the
 # three ways as captured, and over the draws the mean and the worst.
-awk -F'\t' -v draws="$draws" -v idle="$idle" '
+awk -F'\t' -v draws="$draws" -v idle="$idle" -v model="${MODEL:-small}" '
 	NR == 1 { next }
 	{ k = $1 " | " $2 " | " $4; if (!seen[k]++) order[++nk] = k }
 	$5 == 0 { w0[k, $3] = $6 }
@@ -117,14 +132,15 @@ awk -F'\t' -v draws="$draws" -v idle="$idle" '
 		return c[k, p] ? sprintf("%.3f / %.3f", s[k, p] / c[k, p], mx[k, p]) : "-"
 	}
 	END {
-		printf "File streams by value (hash, the series) or by when files write (lru, idle; idle limit %d host pages), %d draws of the file IDs\n\n", idle, draws
-		print "| workload | streams | GC destination | best causal rival | oracle | hash | lru | idle | hash over the draws (mean / worst) | lru (mean / worst) | idle (mean / worst) |"
-		print "|---|---|---|---|---|---|---|---|---|---|---|"
+		printf "File streams by value (hash, the series), by when files write (lru, idle; idle limit %d host pages) or by how often (temp, same half-life), model %s, %d draws of the file IDs\n\n", idle, model, draws
+		print "| workload | streams | GC destination | best causal rival | oracle | hash | lru | idle | temp | hash over the draws (mean / worst) | lru (mean / worst) | idle (mean / worst) | temp (mean / worst) |"
+		print "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 		for (i = 1; i <= nk; i++) {
 			k = order[i]
-			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", k,
+			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", k,
 				best(k), w0[k, "oracle"], w0[k, "hash"], w0[k, "lru"],
-				w0[k, "idle"], stat(k, "hash"), stat(k, "lru"), stat(k, "idle")
+				w0[k, "idle"], w0[k, "temp"], stat(k, "hash"), stat(k, "lru"),
+				stat(k, "idle"), stat(k, "temp")
 		}
-	}' "$tsv" > "$out/file-policies.md"
-cat "$out/file-policies.md"
+	}' "$tsv" > "$out/$name.md"
+cat "$out/$name.md"

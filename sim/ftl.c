@@ -190,7 +190,7 @@ static const char *const placement_names[] = {
  * left (or, without files, all onto its first stream).
  */
 #define NR_LIFETIMES	4
-enum map_files { FILES_NONE, FILES_HASH, FILES_LRU, FILES_IDLE };
+enum map_files { FILES_NONE, FILES_HASH, FILES_LRU, FILES_IDLE, FILES_TEMP };
 struct map_spec {
 	uint8_t rank[NR_CLASSES];	/* 1-based position in the list, 0: none */
 	unsigned int nr_classes;
@@ -201,7 +201,7 @@ struct map_spec {
 
 static const char *const map_files_names[] = {
 	[FILES_NONE] = "none", [FILES_HASH] = "hash", [FILES_LRU] = "lru",
-	[FILES_IDLE] = "idle",
+	[FILES_IDLE] = "idle", [FILES_TEMP] = "temp",
 };
 
 /*
@@ -224,7 +224,43 @@ struct file_lru {
 	uint64_t last[NR_FILE_IDS];		/* last write + 1, 0: never */
 	uint64_t stream_last[MAX_STREAMS];	/* last write + 1 */
 	unsigned int last_new;			/* stream of the last new file */
+	/* temp */
+	double count[NR_FILE_IDS];		/* decayed requests */
+	double hottest;				/* decayed maximum of count */
+	uint64_t hottest_at;
 };
+
+/*
+ * --map-files temp: by how often a file writes, not by which file it is.
+ * Each ID counts its write requests, decaying with a half-life of
+ * file_idle host pages (AutoStream's frequency rule with files for
+ * chunks); a write goes to pool stream floor(log4(hottest / count)),
+ * clamped to the pool: the most often written files on the first, each
+ * fourfold drop in write rate one stream further. The hottest count
+ * decays as the counts do, so the scale follows the workload.
+ */
+static unsigned int file_temp_stream(struct file_lru *l, uint32_t file,
+				     unsigned int pool, uint64_t half_life,
+				     uint64_t now)
+{
+	unsigned int id = file % NR_FILE_IDS;
+	double c, h, level;
+
+	c = l->count[id] * exp2(-(double)(now + 1 - l->last[id]) /
+				(double)half_life) + 1.0;
+	l->count[id] = c;
+	l->last[id] = now + 1;
+	h = l->hottest * exp2(-(double)(now - l->hottest_at) /
+			      (double)half_life);
+	if (c > h)
+		h = c;
+	l->hottest = h;
+	l->hottest_at = now;
+	level = floor(log2(h / c) / 2.0);
+	return level >= pool - 1 ? pool - 1 : (unsigned int)level;
+}
+
+static const char *const replica_files_names[] = { "shared", "distinct" };
 
 static const char *const synthetic_names[] = {
 	[SYN_NONE] = "none", [SYN_UNIFORM] = "uniform",
@@ -251,6 +287,7 @@ struct config {
 	struct map_spec map;		/* map */
 	uint32_t replicas;		/* copies of the trace side by side */
 	uint64_t replica_head;		/* records every copy replays first */
+	bool replica_distinct_files;	/* copies k > 0: IDs of their own */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -269,6 +306,7 @@ struct source {
 	uint32_t copy;			/* copy of the next record */
 	uint32_t copy_pages;		/* logical pages of one copy */
 	size_t head;			/* records replayed unrotated */
+	bool distinct_files;		/* copies k > 0: file IDs of their own */
 	/* synthetic */
 	enum synthetic kind;
 	uint64_t seed, rng;
@@ -336,6 +374,21 @@ static bool synthetic_next(struct source *src, struct record *r)
  * keeps its LBAs, its deaths, and the trace's classes, hints, file IDs and
  * streams.
  */
+/*
+ * --replica-files distinct: copy k > 0 of a trace stands for another
+ * instance of the workload, whose files hash to other IDs. A fixed mix of
+ * the ID and k (splitmix64's finaliser) into 1..255, the kernel's range.
+ */
+static uint32_t copy_file_id(uint32_t file, uint32_t copy)
+{
+	uint64_t x = ((uint64_t)copy << 32 | file) + 0x9e3779b97f4a7c15ull;
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return 1 + (uint32_t)(x % 255);
+}
+
 static bool trace_next(struct source *src, struct record *r)
 {
 	size_t i = src->pos;
@@ -350,6 +403,8 @@ static bool trace_next(struct source *src, struct record *r)
 	}
 	*r = src->recs[i];
 	r->page += src->copy * src->copy_pages;
+	if (src->distinct_files && src->copy && r->file)
+		r->file = copy_file_id(r->file, src->copy);
 	if (++src->copy == src->replicas) {
 		src->copy = 0;
 		src->pos++;
@@ -584,7 +639,8 @@ static void trace_load(struct source *src, const char *path,
 
 /* K copies of a trace of copy_pages logical pages each (see trace_next). */
 static void trace_replicate(struct source *src, uint32_t replicas,
-			    uint32_t copy_pages, uint64_t head)
+			    uint32_t copy_pages, uint64_t head,
+			    bool distinct_files)
 {
 	if ((uint64_t)replicas * copy_pages >= NO_PAGE)
 		die(EXIT_USAGE, "--replicas: logical space beyond 2^32 pages");
@@ -594,6 +650,7 @@ static void trace_replicate(struct source *src, uint32_t replicas,
 	src->replicas = replicas;
 	src->copy_pages = copy_pages;
 	src->head = head;
+	src->distinct_files = distinct_files;
 	src->total_page_writes *= replicas;
 	src->max_page = (uint64_t)replicas * copy_pages;
 }
@@ -1191,6 +1248,10 @@ static unsigned int map_stream(const struct map_spec *m, struct file_lru *l,
 		reserved = NR_LIFETIMES;
 	if (m->files == FILES_NONE)
 		return nr_class + reserved + 1;
+	if (m->files == FILES_TEMP && r->file)
+		return nr_class + reserved + 1 +
+			file_temp_stream(l, r->file, pool - reserved,
+					 m->file_idle, now);
 	if ((m->files == FILES_LRU || m->files == FILES_IDLE) && r->file)
 		return nr_class + reserved + 1 +
 			file_lru_stream(l, r->file, pool - reserved,
@@ -1575,7 +1636,10 @@ static void usage(FILE *out)
 "                          in --logical-pages of its own, copy k starting\n"
 "                          k/K of the way in (1)\n"
 "  --replica-head N        the first N records (a fill): every copy\n"
-"                          replays them first, unshifted (0)\n",
+"                          replays them first, unshifted (0)\n"
+"  --replica-files shared|distinct   copies share the trace's file IDs,\n"
+"                          or copy k > 0 gets IDs of its own, a fixed mix\n"
+"                          of the ID and k into 1..255 (shared)\n",
 		prog, prog, MAX_STREAMS);
 }
 
@@ -1626,7 +1690,8 @@ enum {
 	OPT_OP, OPT_BPAGES, OPT_STREAMS, OPT_POLICY, OPT_GC, OPT_WARMUP,
 	OPT_SEED, OPT_HOT_SPACE, OPT_HOT_WRIT, OPT_AS_CHUNK, OPT_AS_HALF,
 	OPT_MAP_CLASSES, OPT_MAP_LIFE, OPT_MAP_FILES, OPT_GC_DEST,
-	OPT_REPLICAS, OPT_REPLICA_HEAD, OPT_MAP_FILE_IDLE, OPT_HELP,
+	OPT_REPLICAS, OPT_REPLICA_HEAD, OPT_MAP_FILE_IDLE, OPT_REPLICA_FILES,
+	OPT_HELP,
 };
 
 static const struct option long_opts[] = {
@@ -1653,6 +1718,7 @@ static const struct option long_opts[] = {
 	{ "map-file-idle",	required_argument, NULL, OPT_MAP_FILE_IDLE },
 	{ "replicas",		required_argument, NULL, OPT_REPLICAS },
 	{ "replica-head",	required_argument, NULL, OPT_REPLICA_HEAD },
+	{ "replica-files",	required_argument, NULL, OPT_REPLICA_FILES },
 	{ "help",		no_argument,       NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -1805,7 +1871,7 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 							       FILES_NONE;
 			else {
 				parse_named("--map-files", o, map_files_names,
-					    4, &i);
+					    5, &i);
 				cfg->map.files = i;
 			}
 			break;
@@ -1817,6 +1883,11 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 			break;
 		case OPT_REPLICA_HEAD:
 			cfg->replica_head = opt_u64("--replica-head", o);
+			break;
+		case OPT_REPLICA_FILES:
+			parse_named("--replica-files", o, replica_files_names,
+				    2, &i);
+			cfg->replica_distinct_files = i;
 			break;
 		case OPT_HELP:
 		case 'h':
@@ -1899,7 +1970,8 @@ int main(int argc, char **argv)
 		}
 		if (cfg.replicas > 1 || cfg.replica_head) {
 			trace_replicate(&src, cfg.replicas, lpages,
-					cfg.replica_head);
+					cfg.replica_head,
+					cfg.replica_distinct_files);
 			lpages *= cfg.replicas;
 		}
 		workload = strcmp(cfg.trace, "-") ? cfg.trace : "stdin";

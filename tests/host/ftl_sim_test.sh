@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$here/lib/tap.sh"
 
 echo "TAP version 13"
-plan=32
+plan=34
 echo "1..$plan"
 
 # key FILE KEY: the value of one "key value" line of a report
@@ -342,6 +342,22 @@ done
 result "map: --map-files idle keeps a burst of new files on one stream" \
 	$((! $?)) "$(cat "$tmp/join-idle" "$tmp/join-lru")"
 
+# --map-files temp: pool stream floor(log4(hottest / count)) by each
+# file's count of write requests (no decay to speak of with a half-life of
+# 10^9 pages). File 0x1 writes 80 one-page requests, always the hottest:
+# stream 5. Then 0x2 once (80/1: log4 3.2, stream 8) and 0x3 four times
+# (80/1, 80/2, 80/3, 80/4: log4 3.2, 2.7, 2.4, 2.2: streams 8, 7, 7, 7).
+awk 'BEGIN { for (i = 0; i < 80; i++) printf "W %d 8 data 0 1 6\n", i * 8
+	print "W 640 8 data 0 2 6"
+	for (i = 0; i < 4; i++) printf "W %d 8 data 0 3 6\n", 648 + i * 8 }' \
+	> "$tmp/temp.trace"
+"$sim" --trace "$tmp/temp.trace" --logical-pages 1024 --block-pages 16 \
+	--streams 8 --policy map --map-files temp --map-file-idle 1000000000 \
+	> "$tmp/temp" 2>&1
+[ "$(key "$tmp/temp" stream_pages)" = 0,0,0,0,80,0,3,2 ]
+result "map: --map-files temp puts files by how often they write" \
+	$((! $?)) "$(cat "$tmp/temp")"
+
 # fstream (FStream, FAST 2018): one stream per kind of file-system
 # structure, told apart by class alone: data on 0, journal (transaction) on
 # 1, metadata on 2, whatever the hint, file or kernel stream says; with two
@@ -377,6 +393,21 @@ rc=$?
 [ "$(key "$tmp/rep" logical_pages)" = 512 ] && [ $rc = 2 ]
 result "replicas: copy k starts k/K of the way past the head" $((! $?)) \
 	"$(cat "$tmp/rep")" "exit $rc: $(cat "$tmp/rep-bad")"
+
+# --replica-files distinct: each copy past the first stands for another
+# instance, with file IDs of its own. One file (ID 0x1) written twice, two
+# copies, lru: with shared IDs both copies are one file on one stream (32
+# pages on stream 8); with distinct IDs they are two files on two streams.
+printf '%s\n' "W 0 64 data 0 1 6" "W 64 64 data 0 1 6" > "$tmp/rf.trace"
+for m in shared distinct; do
+	"$sim" --trace "$tmp/rf.trace" --logical-pages 1024 --block-pages 16 \
+		--streams 8 --policy map --map-files lru --replicas 2 \
+		--replica-files $m > "$tmp/rf-$m" 2>&1
+done
+[ "$(key "$tmp/rf-shared" stream_pages)" = 0,0,0,0,0,0,0,32 ] &&
+[ "$(key "$tmp/rf-distinct" stream_pages)" = 0,0,0,0,0,0,16,16 ]
+result "replicas: --replica-files distinct gives each copy its own file IDs" \
+	$((! $?)) "$(cat "$tmp/rf-shared" "$tmp/rf-distinct")"
 
 # Replication must not change what it scales: 8 copies of uniform random
 # writes (a 64 MiB fill, then 5 times the space) on 8 times the space give
