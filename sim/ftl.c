@@ -196,7 +196,8 @@ struct map_spec {
 	unsigned int nr_classes;
 	bool lifetimes;
 	enum map_files files;
-	uint64_t file_idle;		/* lru: pages after which a file is new */
+	uint64_t file_idle;		/* lru, idle: pages after which a file
+					 * is new; temp: half-life */
 };
 
 static const char *const map_files_names[] = {
@@ -363,18 +364,6 @@ static bool synthetic_next(struct source *src, struct record *r)
 }
 
 /*
- * A trace replayed as --replicas K copies, each in a logical space of its
- * own, makes a device K times as large from a capture that a TCG guest can
- * take: K instances of the workload sharing one device. Records go out
- * round-robin, one per copy. The first --replica-head records (the fill)
- * are replayed by every copy as they are; after them copy k starts its
- * part of the trace k/K of the way in and wraps around, so the copies do
- * not write the same thing at the same moment (in lockstep, K copies in
- * blocks K times as large would only repeat the small model). Each copy
- * keeps its LBAs, its deaths, and the trace's classes, hints, file IDs and
- * streams.
- */
-/*
  * --replica-files distinct: copy k > 0 of a trace stands for another
  * instance of the workload, whose files hash to other IDs. A fixed mix of
  * the ID and k (splitmix64's finaliser) into 1..255, the kernel's range.
@@ -389,6 +378,18 @@ static uint32_t copy_file_id(uint32_t file, uint32_t copy)
 	return 1 + (uint32_t)(x % 255);
 }
 
+/*
+ * A trace replayed as --replicas K copies, each in a logical space of its
+ * own, makes a device K times as large from a capture that a TCG guest can
+ * take: K instances of the workload sharing one device. Records go out
+ * round-robin, one per copy. The first --replica-head records (the fill)
+ * are replayed by every copy as they are; after them copy k starts its
+ * part of the trace k/K of the way in and wraps around, so the copies do
+ * not write the same thing at the same moment (in lockstep, K copies in
+ * blocks K times as large would only repeat the small model). Each copy
+ * keeps its LBAs, its deaths, and the trace's classes, hints and streams,
+ * and its file IDs unless they are distinct (above).
+ */
 static bool trace_next(struct source *src, struct record *r)
 {
 	size_t i = src->pos;
@@ -1467,7 +1468,7 @@ struct placer {
 	enum placement policy;
 	unsigned int n;
 	const struct map_spec *map;
-	struct file_lru lru;		/* map with --map-files lru */
+	struct file_lru lru;		/* map: --map-files lru, idle, temp */
 	uint64_t map_differs;		/* writes not where the kernel put them */
 	struct autostream as;
 	uint8_t *oracle;		/* per host page write */
@@ -1617,12 +1618,14 @@ static void usage(FILE *out)
 "                          comma-separated, or none (the series' order:\n"
 "                          transaction,background,metadata,paging,realtime)\n"
 "  --map-lifetimes 0|1     map: streams for the lifetime hints (1)\n"
-"  --map-files none|hash|lru|idle   map: file stream IDs onto the rest:\n"
-"                          not at all, folded by value, by recent use, or\n"
-"                          by recent use with bursts of new files kept\n"
-"                          together (hash; 0 and 1 are none and hash)\n"
-"  --map-file-idle K       map, lru: a file that has not written for K\n"
-"                          host pages is new again (65536)\n"
+"  --map-files none|hash|lru|idle|temp   map: file stream IDs onto the\n"
+"                          rest: not at all, folded by value, by recent\n"
+"                          use, by recent use with bursts of new files\n"
+"                          kept together, or by how often they write\n"
+"                          (hash; 0 and 1 are none and hash)\n"
+"  --map-file-idle K       map: lru and idle: a file that has not written\n"
+"                          for K host pages is new again; temp: the\n"
+"                          half-life of the write counts (65536)\n"
 "  --gc NAME               greedy|cost-benefit (greedy)\n"
 "  --gc-dest shared|per-stream   GC writes moved pages to one open block\n"
 "                          for all streams, or to one per stream (shared)\n"
