@@ -190,7 +190,9 @@ static const char *const placement_names[] = {
  * left (or, without files, all onto its first stream).
  */
 #define NR_LIFETIMES	4
-enum map_files { FILES_NONE, FILES_HASH, FILES_LRU, FILES_IDLE, FILES_TEMP };
+enum map_files {
+	FILES_NONE, FILES_HASH, FILES_LRU, FILES_IDLE, FILES_TEMP, FILES_TEMP_INT
+};
 struct map_spec {
 	uint8_t rank[NR_CLASSES];	/* 1-based position in the list, 0: none */
 	unsigned int nr_classes;
@@ -203,6 +205,7 @@ struct map_spec {
 static const char *const map_files_names[] = {
 	[FILES_NONE] = "none", [FILES_HASH] = "hash", [FILES_LRU] = "lru",
 	[FILES_IDLE] = "idle", [FILES_TEMP] = "temp",
+	[FILES_TEMP_INT] = "temp-int",
 };
 
 /*
@@ -229,7 +232,46 @@ struct file_lru {
 	double count[NR_FILE_IDS];		/* decayed requests */
 	double hottest;				/* decayed maximum of count */
 	uint64_t hottest_at;
+	/* temp-int */
+	uint32_t icount[NR_FILE_IDS];		/* decayed requests << 8 */
+	uint32_t ihottest;
 };
+
+/*
+ * temp-int: temp in the integer arithmetic a kernel would use. A count
+ * decays by a shift per whole half-life and by 1 - x/2 for the fraction x
+ * left (2^-x within 6 %); floor(log2(h / c)) is floor(log2(floor(h / c)))
+ * for h >= c, so the level is ilog2(h / c) / 2 exactly.
+ */
+static uint32_t decay_int(uint32_t c, uint64_t dt, uint64_t half)
+{
+	uint64_t n = dt / half, rem = dt % half;
+
+	if (n >= 32)
+		return 0;
+	c >>= n;
+	return c - (uint32_t)((uint64_t)c * rem / (2 * half));
+}
+
+static unsigned int file_temp_int_stream(struct file_lru *l, uint32_t file,
+					 unsigned int pool,
+					 uint64_t half_life, uint64_t now)
+{
+	unsigned int id = file % NR_FILE_IDS, level;
+	uint32_t c, h;
+
+	c = decay_int(l->icount[id], now + 1 - l->last[id], half_life);
+	c = c > UINT32_MAX - 256 ? UINT32_MAX : c + 256;
+	l->icount[id] = c;
+	l->last[id] = now + 1;
+	h = decay_int(l->ihottest, now - l->hottest_at, half_life);
+	if (c > h)
+		h = c;
+	l->ihottest = h;
+	l->hottest_at = now;
+	level = (31 - (unsigned int)__builtin_clz(h / c)) / 2;
+	return level >= pool - 1 ? pool - 1 : level;
+}
 
 /*
  * --map-files temp: by how often a file writes, not by which file it is.
@@ -1249,6 +1291,10 @@ static unsigned int map_stream(const struct map_spec *m, struct file_lru *l,
 		reserved = NR_LIFETIMES;
 	if (m->files == FILES_NONE)
 		return nr_class + reserved + 1;
+	if (m->files == FILES_TEMP_INT && r->file)
+		return nr_class + reserved + 1 +
+			file_temp_int_stream(l, r->file, pool - reserved,
+					     m->file_idle, now);
 	if (m->files == FILES_TEMP && r->file)
 		return nr_class + reserved + 1 +
 			file_temp_stream(l, r->file, pool - reserved,
@@ -1618,11 +1664,12 @@ static void usage(FILE *out)
 "                          comma-separated, or none (the series' order:\n"
 "                          transaction,background,metadata,paging,realtime)\n"
 "  --map-lifetimes 0|1     map: streams for the lifetime hints (1)\n"
-"  --map-files none|hash|lru|idle|temp   map: file stream IDs onto the\n"
-"                          rest: not at all, folded by value, by recent\n"
-"                          use, by recent use with bursts of new files\n"
-"                          kept together, or by how often they write\n"
-"                          (hash; 0 and 1 are none and hash)\n"
+"  --map-files none|hash|lru|idle|temp|temp-int   map: file stream IDs\n"
+"                          onto the rest: not at all, folded by value, by\n"
+"                          recent use, by recent use with bursts of new\n"
+"                          files kept together, or by how often they write\n"
+"                          (temp-int: in integer arithmetic) (hash; 0 and\n"
+"                          1 are none and hash)\n"
 "  --map-file-idle K       map: lru and idle: a file that has not written\n"
 "                          for K host pages is new again; temp: the\n"
 "                          half-life of the write counts (65536)\n"
@@ -1874,7 +1921,7 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 							       FILES_NONE;
 			else {
 				parse_named("--map-files", o, map_files_names,
-					    5, &i);
+					    6, &i);
 				cfg->map.files = i;
 			}
 			break;

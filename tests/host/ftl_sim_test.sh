@@ -351,12 +351,16 @@ awk 'BEGIN { for (i = 0; i < 80; i++) printf "W %d 8 data 0 1 6\n", i * 8
 	print "W 640 8 data 0 2 6"
 	for (i = 0; i < 4; i++) printf "W %d 8 data 0 3 6\n", 648 + i * 8 }' \
 	> "$tmp/temp.trace"
-"$sim" --trace "$tmp/temp.trace" --logical-pages 1024 --block-pages 16 \
-	--streams 8 --policy map --map-files temp --map-file-idle 1000000000 \
-	> "$tmp/temp" 2>&1
-[ "$(key "$tmp/temp" stream_pages)" = 0,0,0,0,80,0,3,2 ]
+# temp-int, the same in integer arithmetic, must agree.
+for f in temp temp-int; do
+	"$sim" --trace "$tmp/temp.trace" --logical-pages 1024 --block-pages 16 \
+		--streams 8 --policy map --map-files $f \
+		--map-file-idle 1000000000 > "$tmp/$f" 2>&1
+done
+[ "$(key "$tmp/temp" stream_pages)" = 0,0,0,0,80,0,3,2 ] &&
+[ "$(key "$tmp/temp-int" stream_pages)" = 0,0,0,0,80,0,3,2 ]
 result "map: --map-files temp puts files by how often they write" \
-	$((! $?)) "$(cat "$tmp/temp")"
+	$((! $?)) "$(cat "$tmp/temp" "$tmp/temp-int")"
 
 # fstream (FStream, FAST 2018): one stream per kind of file-system
 # structure, told apart by class alone: data on 0, journal (transaction) on
