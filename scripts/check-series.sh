@@ -147,11 +147,20 @@ if [ $bisect = 1 ]; then
 	git -C "$TREE" worktree remove --force "$bwork" >/dev/null 2>&1
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$bwork" base
-	start=$SECONDS budget=${BISECT_BUDGET:-0}
+	start=$SECONDS budget=${BISECT_BUDGET:-0} broken=
 	for f in "${files[@]}"; do
 		p=$(basename "$f")
-		git -C "$bwork" am -q --keep-cr "$f" > "$tmp/am.log" 2>&1 ||
-			{ result FAIL "builds: $p" "$tmp/am.log"; break; }
+		# After a patch that does not apply nothing can be built, but
+		# each patch still gets its line, so the plan's count holds.
+		if [ -n "$broken" ]; then
+			result FAIL "builds: $p (not built: $broken does not apply)"
+			continue
+		fi
+		if ! git -C "$bwork" am -q --keep-cr "$f" > "$tmp/am.log" 2>&1; then
+			result FAIL "builds: $p (does not apply)" "$tmp/am.log"
+			broken=$p
+			continue
+		fi
 		tree=$(git -C "$bwork" rev-parse 'HEAD^{tree}')
 		what=kernel
 		git -C "$bwork" diff --quiet HEAD~1 HEAD -- . ':!tools/testing/selftests' \
