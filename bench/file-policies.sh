@@ -53,8 +53,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 make -s -C "$ROOT/sim"
 sim=$ROOT/sim/ftl-sim
-[ -n "${WORKLOADS:-}" ] || WORKLOADS=$(cd "$traces" && ls -- *-"$n".replay 2>/dev/null |
-	sed "s/-$n\.replay\$//")
+[ -d "$traces" ] || die "no $traces: run bench/waf.sh first (or set TRACES)"
+[ -n "${WORKLOADS:-}" ] || WORKLOADS=$(cd "$traces" &&
+	find . -maxdepth 1 -name "*-$n.replay" | sed -e 's|^\./||' -e "s/-$n\.replay\$//" | sort)
 [ -n "$WORKLOADS" ] || die "no $traces/*-$n.replay: run bench/waf.sh first"
 
 policy_args() {
