@@ -4,13 +4,17 @@
 # block_rq_hints trace event (sector, length, class, hint, file stream ID,
 # device stream; discards too).
 #
-#   capture.sh OUT "N..." "WORKLOAD..." SCALE [APP_STREAMS]
+#   capture.sh OUT "N..." "WORKLOAD..." SCALE [APP_STREAMS] [FILES]
+# FILES: the namespace's write_stream_files, id (the default) or rate,
+# set afresh for each workload once its file system is mounted, so that
+# the rate counts start with the trace.
 # writes OUT/<workload>-<N>.raw (trace_pipe lines of the nvme disk only).
 # The real applications (rocksdb*, dbench, pgbench) run only with
 # APP_STREAMS streams (default 8), the count the placement goal is set
 # for: with every count they would take the capture past an hour.
 set -u
 out=$1 streams=$2 workloads=$3 scale=${4:-1} app_streams=${5:-8}
+files=${6:-id}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 T=/sys/kernel/tracing
@@ -237,6 +241,11 @@ for n in $streams; do
 		case $wl in *-nodiscard) opts= ;; esac
 		mount $opts "$nvme" $mnt || exit 1
 		sync
+		if [ "$files" != id ]; then
+			echo id > /sys/block/$disk/queue/write_stream_files &&
+				echo "$files" > /sys/block/$disk/queue/write_stream_files ||
+				{ echo "   FAIL: write_stream_files $files"; exit 1; }
+		fi
 		echo > $T/trace
 		echo 0 > $stats
 		echo 1 > $T/events/block/block_rq_hints/enable

@@ -233,42 +233,55 @@ struct file_lru {
 	double hottest;				/* decayed maximum of count */
 	uint64_t hottest_at;
 	/* temp-int */
-	uint32_t icount[NR_FILE_IDS];		/* decayed requests << 8 */
+	uint32_t icount[NR_FILE_IDS];		/* decayed requests * 16 */
+	uint64_t itick[NR_FILE_IDS];		/* tick of the last update */
 	uint32_t ihottest;
+	uint64_t ihottest_tick;
 };
 
 /*
- * temp-int: temp in the integer arithmetic a kernel would use. A count
- * decays by a shift per whole half-life and by 1 - x/2 for the fraction x
- * left (2^-x within 6 %); floor(log2(h / c)) is floor(log2(floor(h / c)))
- * for h >= c, so the level is ilog2(h / c) / 2 exactly.
+ * temp-int: temp as the kernel's write_stream_files "rate" computes it
+ * (block/blk-io-hints.c in the series): counts of 16 per write, time in
+ * ticks of 1/256 of the half-life, a count halved per whole half-life and
+ * decayed by 1 - x/2 for the fraction x left (2^-x within 7 %: 6.1 % at
+ * x = 1/2), the hottest count stamped anew only when a count passes it.
+ * floor(log2(h / c)) is floor(log2(floor(h / c))) for h >= c, so the level
+ * is ilog2(h / c) / 2 exactly. Unlike the kernel it counts the trace's
+ * requests, not bios before merging, and its clock is host pages.
  */
-static uint32_t decay_int(uint32_t c, uint64_t dt, uint64_t half)
+#define TEMP_INT_ONE	16
+#define TEMP_INT_TICKS	8	/* log2 of the ticks in a half-life */
+
+static uint32_t decay_int(uint32_t c, uint64_t ticks)
 {
-	uint64_t n = dt / half, rem = dt % half;
+	uint64_t n = ticks >> TEMP_INT_TICKS;
+	uint64_t rem = ticks & ((1 << TEMP_INT_TICKS) - 1);
 
 	if (n >= 32)
 		return 0;
 	c >>= n;
-	return c - (uint32_t)((uint64_t)c * rem / (2 * half));
+	return c - (uint32_t)((uint64_t)c * rem >> (TEMP_INT_TICKS + 1));
 }
 
 static unsigned int file_temp_int_stream(struct file_lru *l, uint32_t file,
 					 unsigned int pool,
 					 uint64_t half_life, uint64_t now)
 {
+	uint64_t tick = half_life >> TEMP_INT_TICKS;
 	unsigned int id = file % NR_FILE_IDS, level;
+	uint64_t t = now / (tick ? tick : 1);
 	uint32_t c, h;
 
-	c = decay_int(l->icount[id], now + 1 - l->last[id], half_life);
-	c = c > UINT32_MAX - 256 ? UINT32_MAX : c + 256;
+	c = decay_int(l->icount[id], t - l->itick[id]);
+	c = c > UINT32_MAX - TEMP_INT_ONE ? UINT32_MAX : c + TEMP_INT_ONE;
 	l->icount[id] = c;
-	l->last[id] = now + 1;
-	h = decay_int(l->ihottest, now - l->hottest_at, half_life);
-	if (c > h)
+	l->itick[id] = t;
+	h = decay_int(l->ihottest, t - l->ihottest_tick);
+	if (c > h) {
 		h = c;
-	l->ihottest = h;
-	l->hottest_at = now;
+		l->ihottest = c;
+		l->ihottest_tick = t;
+	}
 	level = (31 - (unsigned int)__builtin_clz(h / c)) / 2;
 	return level >= pool - 1 ? pool - 1 : level;
 }
