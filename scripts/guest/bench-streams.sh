@@ -3,11 +3,12 @@
 # streams. nvmet over the loop transport on a RAM disk completes every
 # request inside the guest, so under instruction counting (vm.sh --icount)
 # fio's IOPS are 10^9 over the guest instructions per I/O, host driver and
-# target together. Three states of one boot, in this order:
+# target together. Four states of one boot, in this order:
 #   never   a namespace without streams, before any device with streams
 #           existed (the static keys that gate the file stream hash and
 #           the derivation are still off);
 #   on      a namespace with NSTREAMS streams: every write is given one;
+#   rate    the same with write_stream_files "rate": files by write rate;
 #   off     the same namespace with streams turned off at the host
 #           (/sys/class/nvme/<ctrl>/streams = 0): keys on, limit 0.
 # One line per job:  <state> <engine> <rw> <jobs> <iops>
@@ -59,6 +60,17 @@ run_fio on "$dev"
 read -r with without < <(stream_writes streams)
 [ "$with" -gt 0 ] && [ "$without" = 0 ] ||
 	die "on: nvmet counted $with writes with a stream, $without without"
+
+# rate: the same with write_stream_files "rate": each write also counts
+# its file's rate (the block device's own file stream ID).
+files=/sys/block/$(basename "$dev")/queue/write_stream_files
+echo rate > "$files" || die "cannot set write_stream_files"
+echo 1 > "$dbg/streams/ns1/stream_stats"
+run_fio rate "$dev"
+echo id > "$files" || die "cannot reset write_stream_files"
+read -r with without < <(stream_writes streams)
+[ "$with" -gt 0 ] && [ "$without" = 0 ] ||
+	die "rate: nvmet counted $with writes with a stream, $without without"
 
 ctrl=$(basename "$dev" | sed 's/n[0-9]*$//')
 echo 0 > "/sys/class/nvme/$ctrl/streams" || die "cannot turn streams off"
