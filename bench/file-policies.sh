@@ -33,12 +33,13 @@
 # gc_dest draw waf) and .md.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/replay-lib.sh"
 
 draws=${1:-12}
 n=${STREAMS:-8}
 traces=${TRACES:-$BUILD/bench/traces}
 out=$BUILD/bench
-pages=$(( 128 * 256 ))	# the small model of bench/waf.sh (one copy)
+pages=$model_pages	# the small model of bench/waf.sh (one copy)
 op=0.07
 case ${MODEL:-small} in
 small)	k=1 block_pages=64 name=file-policies model_args= ;;
@@ -54,8 +55,7 @@ trap 'rm -rf "$tmp"' EXIT
 make -s -C "$ROOT/sim"
 sim=$ROOT/sim/ftl-sim
 [ -d "$traces" ] || die "no $traces: run bench/waf.sh first (or set TRACES)"
-[ -n "${WORKLOADS:-}" ] || WORKLOADS=$(cd "$traces" &&
-	find . -maxdepth 1 -name "*-$n.replay" | sed -e 's|^\./||' -e "s/-$n\.replay\$//" | sort)
+[ -n "${WORKLOADS:-}" ] || WORKLOADS=$(replay_workloads "$traces" "$n")
 [ -n "$WORKLOADS" ] || die "no $traces/*-$n.replay: run bench/waf.sh first"
 
 policy_args() {
@@ -81,12 +81,8 @@ echo -e "workload\tstreams\tpolicy\tgc_dest\tdraw\twaf" > "$tsv"
 for wl in $WORKLOADS; do
 	replay=$traces/$wl-$n.replay
 	[ -s "$replay" ] || die "no $replay"
-	# Counting starts as in bench/waf.sh: once the device has been
-	# written over once, and not before the fill has ended.
-	fill=$("$sim" --trace "$traces/$wl-$n.fill.trace" --logical-pages $pages \
-		--op 1 | awk '$1 == "host_pages" { print $2 }')
-	warm=$(awk -v p=$pages -v op=$op -v f="$fill" -v k=$k 'BEGIN {
-		w = int(p * (1 + op)); if (f > w) w = f; printf "%d", w * k }')
+	fill=$(sim_pages "$traces/$wl-$n.fill.trace" $pages)
+	warm=$(warmup_pages $pages $op "$fill" $k)
 	head=$(wc -l < "$traces/$wl-$n.fill.trace")
 	log "$wl: $draws draws of the file IDs"
 	for d in $(seq 0 "$draws"); do

@@ -25,6 +25,7 @@
 # (one row per workload, streams, policy, GC and model).
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/replay-lib.sh"
 
 scale=${1:-4}
 out=$BUILD/bench
@@ -86,16 +87,7 @@ to_sim() {
 	}' "$1"
 }
 
-# Host page writes in a trace.
-sim_pages() {
-	[ -s "$1" ] || { echo 0; return; }
-	"$ROOT/sim/ftl-sim" --trace "$1" --logical-pages "$pages" --op 1 |
-		awk '$1 == "host_pages" { print $2 }'
-}
-
-# The file system's size in 4 KiB pages: the logical space of the small
-# model (and of each copy in the large one).
-pages=$(( 128 * 256 ))
+pages=$model_pages
 tsv=$out/waf.tsv
 echo -e "workload\tstreams\tpolicy\twaf\thost_pages\tgc\tmodel" > "$tsv"
 
@@ -137,8 +129,7 @@ replay() {
 	4GiB-8MiB-28%) k=$replicas bp=$large_block_pages mop=0.28 ;;
 	*) die "unknown model $m" ;;
 	esac
-	warm=$(awk -v p=$pages -v op="$mop" -v f="$fill" -v k=$k 'BEGIN {
-		w = int(p * (1 + op)); if (f > w) w = f; printf "%d", w * k }')
+	warm=$(warmup_pages $pages "$mop" "$fill" $k)
 	report=$traces/$wl-$n.$p.$gc.${m//%/}.report
 	# greedy-isolated: greedy GC with one GC destination per stream, as
 	# FDP's persistently isolated handles have.
@@ -173,7 +164,7 @@ for wl in $workloads; do
 		to_sim "$raw" > "$traces/$wl-$n.trace"
 		cat "$traces/$wl-$n.fill.trace" "$traces/$wl-$n.trace" \
 			> "$traces/$wl-$n.replay"
-		fill=$(sim_pages "$traces/$wl-$n.fill.trace")
+		fill=$(sim_pages "$traces/$wl-$n.fill.trace" $pages)
 		runs=
 		for p in $policies $variants; do runs="$runs $p:greedy"; done
 		case " $cb_streams " in
