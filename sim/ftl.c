@@ -344,6 +344,7 @@ struct config {
 	uint32_t replicas;		/* copies of the trace side by side */
 	uint64_t replica_head;		/* records every copy replays first */
 	bool replica_distinct_files;	/* copies k > 0: IDs of their own */
+	uint64_t replica_seed;		/* 0: copy k starts k/K of the way */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -363,6 +364,8 @@ struct source {
 	uint32_t copy_pages;		/* logical pages of one copy */
 	size_t head;			/* records replayed unrotated */
 	bool distinct_files;		/* copies k > 0: file IDs of their own */
+	uint64_t replica_seed;
+	size_t *start;			/* per copy: where its rest begins */
 	/* synthetic */
 	enum synthetic kind;
 	uint64_t seed, rng;
@@ -423,14 +426,22 @@ static bool synthetic_next(struct source *src, struct record *r)
  * instance of the workload, whose files hash to other IDs. A fixed mix of
  * the ID and k (splitmix64's finaliser) into 1..255, the kernel's range.
  */
-static uint32_t copy_file_id(uint32_t file, uint32_t copy)
+static uint64_t mix64(uint64_t x)
 {
-	uint64_t x = ((uint64_t)copy << 32 | file) + 0x9e3779b97f4a7c15ull;
-
+	x += 0x9e3779b97f4a7c15ull;
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return 1 + (uint32_t)(x % 255);
+	return x ^ (x >> 31);
+}
+
+/* With --replica-seed S, other IDs again for each S. */
+static uint32_t copy_file_id(uint32_t file, uint32_t copy, uint64_t seed)
+{
+	uint64_t x = (uint64_t)copy << 32 | file;
+
+	if (seed)
+		x = mix64(x ^ mix64(seed));
+	return 1 + (uint32_t)(mix64(x) % 255);
 }
 
 /*
@@ -444,6 +455,12 @@ static uint32_t copy_file_id(uint32_t file, uint32_t copy)
  * blocks K times as large would only repeat the small model). Each copy
  * keeps its LBAs, its deaths, and the trace's classes, hints and streams,
  * and its file IDs unless they are distinct (above).
+ *
+ * One such arrangement is one draw: how the copies' phases meet decides
+ * which lifetimes share a block. --replica-seed S > 0 draws another: copy
+ * k starts at a point of the rest drawn from S and k, and distinct file
+ * IDs are drawn anew, so that replays under several seeds show how much of
+ * a difference between two policies is the arrangement's.
  */
 static bool trace_next(struct source *src, struct record *r)
 {
@@ -454,13 +471,14 @@ static bool trace_next(struct source *src, struct record *r)
 	if (i >= src->head) {
 		size_t w = src->nrecs - src->head;
 
-		i = src->head +
-		    (i - src->head + (size_t)src->copy * w / src->replicas) % w;
+		size_t start = src->start ? src->start[src->copy] : 0;
+
+		i = src->head + (i - src->head + start) % w;
 	}
 	*r = src->recs[i];
 	r->page += src->copy * src->copy_pages;
 	if (src->distinct_files && src->copy && r->file)
-		r->file = copy_file_id(r->file, src->copy);
+		r->file = copy_file_id(r->file, src->copy, src->replica_seed);
 	if (++src->copy == src->replicas) {
 		src->copy = 0;
 		src->pos++;
@@ -696,8 +714,10 @@ static void trace_load(struct source *src, const char *path,
 /* K copies of a trace of copy_pages logical pages each (see trace_next). */
 static void trace_replicate(struct source *src, uint32_t replicas,
 			    uint32_t copy_pages, uint64_t head,
-			    bool distinct_files)
+			    bool distinct_files, uint64_t seed)
 {
+	size_t w;
+
 	if ((uint64_t)replicas * copy_pages >= NO_PAGE)
 		die(EXIT_USAGE, "--replicas: logical space beyond 2^32 pages");
 	if (head > src->nrecs)
@@ -707,6 +727,12 @@ static void trace_replicate(struct source *src, uint32_t replicas,
 	src->copy_pages = copy_pages;
 	src->head = head;
 	src->distinct_files = distinct_files;
+	src->replica_seed = seed;
+	src->start = xcalloc(replicas, sizeof(*src->start));
+	w = src->nrecs - head;
+	for (uint32_t k = 0; w && k < replicas; k++)
+		src->start[k] = seed ? mix64(mix64(seed) + k) % w :
+				       (size_t)k * w / replicas;
 	src->total_page_writes *= replicas;
 	src->max_page = (uint64_t)replicas * copy_pages;
 }
@@ -1624,6 +1650,9 @@ static void report(const struct ftl *f, const struct config *cfg,
 	printf("gc %s\n", gc_names[cfg->gc]);
 	printf("gc_dest %s\n", gc_dest_names[cfg->gc_dest]);
 	printf("replicas %u\n", cfg->replicas);
+	if (cfg->replica_seed)
+		printf("replica_seed %llu\n",
+		       (unsigned long long)cfg->replica_seed);
 	printf("logical_pages %u\n", f->lpages);
 	printf("physical_pages %llu\n",
 	       (unsigned long long)f->nblocks * f->bpages);
@@ -1702,7 +1731,10 @@ static void usage(FILE *out)
 "                          replays them first, unshifted (0)\n"
 "  --replica-files shared|distinct   copies share the trace's file IDs,\n"
 "                          or copy k > 0 gets IDs of its own, a fixed mix\n"
-"                          of the ID and k into 1..255 (shared)\n",
+"                          of the ID and k into 1..255 (shared)\n"
+"  --replica-seed S        S > 0: copy k starts at a point drawn from S\n"
+"                          and k, and distinct IDs are drawn from S too:\n"
+"                          another arrangement of the same copies (0)\n",
 		prog, prog, MAX_STREAMS);
 }
 
@@ -1754,6 +1786,7 @@ enum {
 	OPT_SEED, OPT_HOT_SPACE, OPT_HOT_WRIT, OPT_AS_CHUNK, OPT_AS_HALF,
 	OPT_MAP_CLASSES, OPT_MAP_LIFE, OPT_MAP_FILES, OPT_GC_DEST,
 	OPT_REPLICAS, OPT_REPLICA_HEAD, OPT_MAP_FILE_IDLE, OPT_REPLICA_FILES,
+	OPT_REPLICA_SEED,
 	OPT_HELP,
 };
 
@@ -1782,6 +1815,7 @@ static const struct option long_opts[] = {
 	{ "replicas",		required_argument, NULL, OPT_REPLICAS },
 	{ "replica-head",	required_argument, NULL, OPT_REPLICA_HEAD },
 	{ "replica-files",	required_argument, NULL, OPT_REPLICA_FILES },
+	{ "replica-seed",	required_argument, NULL, OPT_REPLICA_SEED },
 	{ "help",		no_argument,       NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -1837,10 +1871,11 @@ static void check_config(const struct config *cfg)
 		die(EXIT_USAGE, "want 0 < --hot-space < 1, --hot-writes <= 1");
 	if (cfg->replicas < 1)
 		die(EXIT_USAGE, "--replicas must be at least 1");
-	if ((cfg->replicas > 1 || cfg->replica_head) &&
+	if ((cfg->replicas > 1 || cfg->replica_head || cfg->replica_seed) &&
 	    (!cfg->trace || !cfg->logical_pages))
-		die(EXIT_USAGE, "--replicas and --replica-head need --trace and "
-		    "the logical space of one copy (--logical-pages)");
+		die(EXIT_USAGE, "--replicas, --replica-head and --replica-seed "
+		    "need --trace and the logical space of one copy "
+		    "(--logical-pages)");
 }
 
 static void parse_options(int argc, char **argv, struct config *cfg)
@@ -1947,6 +1982,9 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 		case OPT_REPLICA_HEAD:
 			cfg->replica_head = opt_u64("--replica-head", o);
 			break;
+		case OPT_REPLICA_SEED:
+			cfg->replica_seed = opt_u64("--replica-seed", o);
+			break;
 		case OPT_REPLICA_FILES:
 			parse_named("--replica-files", o, replica_files_names,
 				    2, &i);
@@ -2031,10 +2069,12 @@ int main(int argc, char **argv)
 		} else {
 			lpages = logical_pages(&cfg);
 		}
-		if (cfg.replicas > 1 || cfg.replica_head) {
+		if (cfg.replicas > 1 || cfg.replica_head ||
+		    cfg.replica_seed) {
 			trace_replicate(&src, cfg.replicas, lpages,
 					cfg.replica_head,
-					cfg.replica_distinct_files);
+					cfg.replica_distinct_files,
+					cfg.replica_seed);
 			lpages *= cfg.replicas;
 		}
 		workload = strcmp(cfg.trace, "-") ? cfg.trace : "stdin";

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$here/lib/tap.sh"
 
 echo "TAP version 13"
-plan=34
+plan=35
 echo "1..$plan"
 
 # key FILE KEY: the value of one "key value" line of a report
@@ -412,6 +412,40 @@ done
 [ "$(key "$tmp/rf-distinct" stream_pages)" = 0,0,0,0,0,0,16,16 ]
 result "replicas: --replica-files distinct gives each copy its own file IDs" \
 	$((! $?)) "$(cat "$tmp/rf-shared" "$tmp/rf-distinct")"
+
+# --replica-seed S: another draw of the copies' starting points and of
+# their distinct file IDs. 0 is the arrangement above. Over seeds 1-8 the
+# two copies of rep.trace must not always start where they do without a
+# seed, every draw must replay the same pages, and hash folding of the
+# copy's distinct ID must land on more than one stream. Without --trace
+# the option is a usage error.
+"$sim" --trace "$tmp/rep.trace" --logical-pages 256 --block-pages 16 \
+	--policy kernel --streams 4 --replicas 2 --replica-head 1 \
+	--warmup-pages 6 --replica-seed 0 > "$tmp/seed-0" 2>&1
+: > "$tmp/seeds"
+for s in 1 2 3 4 5 6 7 8; do
+	"$sim" --trace "$tmp/rep.trace" --logical-pages 256 --block-pages 16 \
+		--policy kernel --streams 4 --replicas 2 --replica-head 1 \
+		--warmup-pages 6 --replica-seed $s > "$tmp/seed-$s" 2>&1
+	"$sim" --trace "$tmp/rf.trace" --logical-pages 1024 --block-pages 16 \
+		--streams 8 --policy map --map-files hash --replicas 2 \
+		--replica-files distinct --replica-seed $s > "$tmp/seed-id" 2>&1
+	echo "$s $(key "$tmp/seed-$s" host_pages)" \
+		"$(key "$tmp/seed-$s" replica_seed)" \
+		"$(key "$tmp/seed-id" stream_pages)" \
+		"$(key "$tmp/seed-$s" stream_pages)" >> "$tmp/seeds"
+done
+"$sim" --synthetic uniform --writes 10 --replica-seed 1 > "$tmp/seed-bad" 2>&1
+rc=$?
+cmp -s "$tmp/seed-0" "$tmp/rep" &&
+awk -v rep="$(key "$tmp/rep" stream_pages)" '
+	$2 != 16 || $3 != $1 { bad = 1 }
+	{ ids[$4] = 1; if ($5 != rep) moved = 1 }
+	END { n = 0; for (i in ids) n++; exit bad || n < 2 || !moved }' \
+	"$tmp/seeds" &&
+[ $rc = 2 ]
+result "replicas: --replica-seed draws other starting points and file IDs" \
+	$((! $?)) "$(cat "$tmp/seeds")" "exit $rc: $(cat "$tmp/seed-bad")"
 
 # Replication must not change what it scales: 8 copies of uniform random
 # writes (a 64 MiB fill, then 5 times the space) on 8 times the space give
