@@ -14,8 +14,9 @@
 #   idle  the same, but only a stream idle for a while is free; otherwise
 #         the file joins the last new file's stream (bursts of new files
 #         stay together, as on one stream)
-#   temp  by how often a file writes: files on streams by their decayed
-#         write count, one stream per fourfold drop from the hottest
+#   temp-int  by how often a file writes: files on streams by their
+#         decayed write count, one stream per fourfold drop from the
+#         hottest, in the kernel's arithmetic (write_stream_files "rate")
 # each as captured (draw 0) and with the file IDs drawn anew DRAWS times
 # (each distinct ID of the trace replaced by a random one of 1..255, as
 # another mkfs would give).
@@ -27,7 +28,7 @@
 # with file IDs of its own (ftl-sim --replica-files distinct: 32 instances
 # of the workload, not one whose files are 32 times as large); the copies
 # are the draws there, so DRAWS is ignored.
-# The idle limit of lru and idle and the half-life of temp is an eighth of
+# The idle limit of lru and idle and the half-life of temp-int is an eighth of
 # the model's logical space (4096 host pages small, 131072 large).
 # Writes build/bench/file-policies[-large].tsv (workload streams policy
 # gc_dest draw waf) and .md.
@@ -63,7 +64,7 @@ policy_args() {
 	hash) echo "--policy map" ;;
 	lru) echo "--policy map --map-files lru --map-file-idle $idle" ;;
 	idle) echo "--policy map --map-files idle --map-file-idle $idle" ;;
-	temp) echo "--policy map --map-files temp --map-file-idle $idle" ;;
+	temp-int) echo "--policy map --map-files temp-int --map-file-idle $idle" ;;
 	*) echo "--policy $1" ;;
 	esac
 }
@@ -88,11 +89,11 @@ for wl in $WORKLOADS; do
 	for d in $(seq 0 "$draws"); do
 		if [ "$d" = 0 ]; then
 			t=$replay
-			policies="single lifetime fstream autostream oracle hash lru idle temp"
+			policies="single lifetime fstream autostream oracle hash lru idle temp-int"
 		else
 			t=$tmp/draw.replay
 			redraw "$replay" "$d" > "$t"
-			policies="hash lru idle temp"
+			policies="hash lru idle temp-int"
 		fi
 		for p in $policies; do
 			for dest in shared per-stream; do
@@ -129,15 +130,15 @@ awk -F'\t' -v draws="$draws" -v idle="$idle" -v model="${MODEL:-small}" '
 		return c[k, p] ? sprintf("%.3f / %.3f", s[k, p] / c[k, p], mx[k, p]) : "-"
 	}
 	END {
-		printf "File streams by value (hash, the series), by when files write (lru, idle; idle limit %d host pages) or by how often (temp, same half-life), model %s, %d draws of the file IDs\n\n", idle, model, draws
-		print "| workload | streams | GC destination | best causal rival | oracle | hash | lru | idle | temp | hash over the draws (mean / worst) | lru (mean / worst) | idle (mean / worst) | temp (mean / worst) |"
+		printf "File streams by value (hash, the series), by when files write (lru, idle; idle limit %d host pages) or by how often (temp-int, same half-life), model %s, %d draws of the file IDs\n\n", idle, model, draws
+		print "| workload | streams | GC destination | best causal rival | oracle | hash | lru | idle | temp-int | hash over the draws (mean / worst) | lru (mean / worst) | idle (mean / worst) | temp-int (mean / worst) |"
 		print "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 		for (i = 1; i <= nk; i++) {
 			k = order[i]
 			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", k,
 				best(k), w0[k, "oracle"], w0[k, "hash"], w0[k, "lru"],
-				w0[k, "idle"], w0[k, "temp"], stat(k, "hash"), stat(k, "lru"),
-				stat(k, "idle"), stat(k, "temp")
+				w0[k, "idle"], w0[k, "temp-int"], stat(k, "hash"), stat(k, "lru"),
+				stat(k, "idle"), stat(k, "temp-int")
 		}
 	}' "$tsv" > "$out/$name.md"
 cat "$out/$name.md"

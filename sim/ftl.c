@@ -191,7 +191,7 @@ static const char *const placement_names[] = {
  */
 #define NR_LIFETIMES	4
 enum map_files {
-	FILES_NONE, FILES_HASH, FILES_LRU, FILES_IDLE, FILES_TEMP, FILES_TEMP_INT
+	FILES_NONE, FILES_HASH, FILES_LRU, FILES_IDLE, FILES_TEMP_INT
 };
 struct map_spec {
 	uint8_t rank[NR_CLASSES];	/* 1-based position in the list, 0: none */
@@ -199,13 +199,12 @@ struct map_spec {
 	bool lifetimes;
 	enum map_files files;
 	uint64_t file_idle;		/* lru, idle: pages after which a file
-					 * is new; temp: half-life */
+					 * is new; temp-int: half-life */
 };
 
 static const char *const map_files_names[] = {
 	[FILES_NONE] = "none", [FILES_HASH] = "hash", [FILES_LRU] = "lru",
-	[FILES_IDLE] = "idle", [FILES_TEMP] = "temp",
-	[FILES_TEMP_INT] = "temp-int",
+	[FILES_IDLE] = "idle", [FILES_TEMP_INT] = "temp-int",
 };
 
 /*
@@ -228,10 +227,6 @@ struct file_lru {
 	uint64_t last[NR_FILE_IDS];		/* last write + 1, 0: never */
 	uint64_t stream_last[MAX_STREAMS];	/* last write + 1 */
 	unsigned int last_new;			/* stream of the last new file */
-	/* temp */
-	double count[NR_FILE_IDS];		/* decayed requests */
-	double hottest;				/* decayed maximum of count */
-	uint64_t hottest_at;
 	/* temp-int */
 	uint32_t icount[NR_FILE_IDS];		/* decayed requests * 16 */
 	uint64_t itick[NR_FILE_IDS];		/* tick of the last update */
@@ -240,7 +235,15 @@ struct file_lru {
 };
 
 /*
- * temp-int: temp as the kernel's write_stream_files "rate" computes it
+ * --map-files temp-int: by how often a file writes, not by which file it
+ * is. Each ID counts its write requests, decaying with a half-life of
+ * file_idle host pages (AutoStream's frequency rule with files for
+ * chunks); a write goes to pool stream floor(log4(hottest / count)),
+ * clamped to the pool: the most often written files on the first, each
+ * fourfold drop in write rate one stream further. The hottest count
+ * decays as the counts do, so the scale follows the workload.
+ *
+ * In the arithmetic of the kernel's write_stream_files "rate"
  * (block/blk-io-hints.c in the series): counts of 16 per write, time in
  * ticks of 1/256 of the half-life, a count halved per whole half-life and
  * decayed by 1 - x/2 for the fraction x left (2^-x within 7 %: 6.1 % at
@@ -284,36 +287,6 @@ static unsigned int file_temp_int_stream(struct file_lru *l, uint32_t file,
 	}
 	level = (31 - (unsigned int)__builtin_clz(h / c)) / 2;
 	return level >= pool - 1 ? pool - 1 : level;
-}
-
-/*
- * --map-files temp: by how often a file writes, not by which file it is.
- * Each ID counts its write requests, decaying with a half-life of
- * file_idle host pages (AutoStream's frequency rule with files for
- * chunks); a write goes to pool stream floor(log4(hottest / count)),
- * clamped to the pool: the most often written files on the first, each
- * fourfold drop in write rate one stream further. The hottest count
- * decays as the counts do, so the scale follows the workload.
- */
-static unsigned int file_temp_stream(struct file_lru *l, uint32_t file,
-				     unsigned int pool, uint64_t half_life,
-				     uint64_t now)
-{
-	unsigned int id = file % NR_FILE_IDS;
-	double c, h, level;
-
-	c = l->count[id] * exp2(-(double)(now + 1 - l->last[id]) /
-				(double)half_life) + 1.0;
-	l->count[id] = c;
-	l->last[id] = now + 1;
-	h = l->hottest * exp2(-(double)(now - l->hottest_at) /
-			      (double)half_life);
-	if (c > h)
-		h = c;
-	l->hottest = h;
-	l->hottest_at = now;
-	level = floor(log2(h / c) / 2.0);
-	return level >= pool - 1 ? pool - 1 : (unsigned int)level;
 }
 
 static const char *const replica_files_names[] = { "shared", "distinct" };
@@ -1334,10 +1307,6 @@ static unsigned int map_stream(const struct map_spec *m, struct file_lru *l,
 		return nr_class + reserved + 1 +
 			file_temp_int_stream(l, r->file, pool - reserved,
 					     m->file_idle, now);
-	if (m->files == FILES_TEMP && r->file)
-		return nr_class + reserved + 1 +
-			file_temp_stream(l, r->file, pool - reserved,
-					 m->file_idle, now);
 	if ((m->files == FILES_LRU || m->files == FILES_IDLE) && r->file)
 		return nr_class + reserved + 1 +
 			file_lru_stream(l, r->file, pool - reserved,
@@ -1553,7 +1522,7 @@ struct placer {
 	enum placement policy;
 	unsigned int n;
 	const struct map_spec *map;
-	struct file_lru lru;		/* map: --map-files lru, idle, temp */
+	struct file_lru lru;		/* map: --map-files lru, idle, temp-int */
 	uint64_t map_differs;		/* writes not where the kernel put them */
 	struct autostream as;
 	uint8_t *oracle;		/* per host page write */
@@ -1706,14 +1675,14 @@ static void usage(FILE *out)
 "                          comma-separated, or none (the series' order:\n"
 "                          transaction,background,metadata,paging,realtime)\n"
 "  --map-lifetimes 0|1     map: streams for the lifetime hints (1)\n"
-"  --map-files none|hash|lru|idle|temp|temp-int   map: file stream IDs\n"
-"                          onto the rest: not at all, folded by value, by\n"
+"  --map-files none|hash|lru|idle|temp-int   map: file stream IDs onto\n"
+"                          the rest: not at all, folded by value, by\n"
 "                          recent use, by recent use with bursts of new\n"
 "                          files kept together, or by how often they write\n"
-"                          (temp-int: in integer arithmetic) (hash; 0 and\n"
-"                          1 are none and hash)\n"
+"                          (the kernel's rate, in its arithmetic) (hash; 0\n"
+"                          and 1 are none and hash)\n"
 "  --map-file-idle K       map: lru and idle: a file that has not written\n"
-"                          for K host pages is new again; temp: the\n"
+"                          for K host pages is new again; temp-int: the\n"
 "                          half-life of the write counts (65536)\n"
 "  --gc NAME               greedy|cost-benefit (greedy)\n"
 "  --gc-dest shared|per-stream   GC writes moved pages to one open block\n"
@@ -1969,7 +1938,7 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 							       FILES_NONE;
 			else {
 				parse_named("--map-files", o, map_files_names,
-					    6, &i);
+					    5, &i);
 				cfg->map.files = i;
 			}
 			break;
