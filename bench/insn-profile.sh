@@ -11,14 +11,28 @@
 # Writes build/bench/profile.tsv (function, base, patched, delta: guest
 # instructions per I/O, writes and reads averaged) and prints the top.
 #
+# PROFILE=rate profiles the series against itself instead: the same kernel
+# writing NR_IOS and 2 x NR_IOS 4 KiB random direct writes on an nvmet loop
+# namespace with 16 streams (scripts/guest/fio-count-streams.sh), once with
+# the queue's write_stream_files "id" and once "rate", so that the delta is
+# what counting each write's file rate costs per write, by function. The
+# loop transport's work items make whole-run counts noisy (README, "What
+# the mapping costs where it is used"); the I/O path's own functions are
+# counted exactly. Writes build/bench/profile-rate.{tsv,md}.
+#
 #   bench/insn-profile.sh        (NR_IOS, default 50000; APPEND for both
-#                                 kernels' command line)
+#                                 kernels' command line; PROFILE)
 set -euo pipefail
 export LC_ALL=C	# sort and join must agree on the order
 . "$(dirname "$0")/../scripts/lib.sh"
 
 n=${NR_IOS:-50000}
-out=$BUILD/bench/profile
+mode=${PROFILE:-series}
+case $mode in
+series) out=$BUILD/bench/profile name=profile runs="base patched" ;;
+rate) out=$BUILD/bench/profile-rate name=profile-rate runs="id rate" ;;
+*) die "PROFILE: series or rate" ;;
+esac
 mkdir -p "$out"
 "$ROOT/scripts/qemu.sh" >&2	# plugins need the headers of the QEMU that loads them
 plugin=$out/insn-profile.so
@@ -27,17 +41,25 @@ cc -shared -fPIC -O2 -Wall -I"$BUILD/qemu/src/include/qemu" \
 	$(pkg-config --cflags glib-2.0) "$ROOT/bench/insn-profile.c" \
 	-o "$plugin" $(pkg-config --libs glib-2.0)
 
-declare -A obj=([base]=$BUILD/obj-base [patched]=$OBJ)
-for k in base patched; do
+declare -A obj=([base]=$BUILD/obj-base [patched]=$OBJ [id]=$OBJ [rate]=$OBJ)
+# What one run does with M times NR_IOS I/Os.
+guest() {	# run M
+	case $mode in
+	series) echo "$ROOT/scripts/guest/fio-count.sh /dev/nullb0 $(($2 * n))" ;;
+	rate) echo "$ROOT/scripts/guest/fio-count-streams.sh $1 $(($2 * n))" ;;
+	esac
+}
+for k in $runs; do
 	[ -f "${obj[$k]}/arch/x86/boot/bzImage" ] ||
-		die "no $k kernel in ${obj[$k]}: run scripts/bench-overhead.sh first"
+		die "no kernel in ${obj[$k]}: run scripts/bench-overhead.sh first"
 	for m in 1 2; do
-		log "$k kernel, $((m * n)) writes and reads"
+		log "$k: $(guest "$k" $m)"
+		# shellcheck disable=SC2046
 		VM_QEMU=$BUILD/qemu/qemu-system-x86_64 \
 		VM_QEMU_ARGS="-L /usr/share/qemu -L /usr/share/seabios -plugin $plugin,out=$out/$k-$m.blocks" \
 			"$ROOT/scripts/vm.sh" --icount --kernel "${obj[$k]}/arch/x86/boot/bzImage" \
 			--append "${APPEND:-}" --out "$out/vm-$k" --timeout 1200 -- \
-			"$ROOT/scripts/guest/fio-count.sh" /dev/nullb0 $((m * n)) > /dev/null ||
+			$(guest "$k" $m) > /dev/null ||
 			die "profile VM failed; see $out/vm-$k/console.log"
 	done
 done
@@ -52,30 +74,43 @@ per_function() {	# blocks System.map
 		awk '$2 == 0 { fn = $3; next } { c[fn] += $3 * $4 } END { for (f in c) print f, c[f] }' |
 		sort
 }
-for k in base patched; do
+# I/Os per run of NR_IOS: writes and reads, or writes only.
+per=2
+[ "$mode" = rate ] && per=1
+for k in $runs; do
 	for m in 1 2; do
 		per_function "$out/$k-$m.blocks" "${obj[$k]}/System.map" > "$out/$k-$m.fn"
 	done
-	# per I/O: (2n - n boot) / (2n I/Os: n writes and n reads)
+	# per I/O: (2n - n boot) / (the n I/Os more: n writes and n reads,
+	# or n writes)
 	join -a1 -a2 -e0 -o 0,1.2,2.2 "$out/$k-1.fn" "$out/$k-2.fn" |
-		awk -v n="$n" '{ printf "%s %.2f\n", $1, ($3 - $2) / (2 * n) }' > "$out/$k.perio"
+		awk -v n="$n" -v per=$per '{ printf "%s %.2f\n", $1, ($3 - $2) / (per * n) }' > "$out/$k.perio"
 done
 
-tsv=$BUILD/bench/profile.tsv
-printf 'function\tbase\tpatched\tdelta\n' > "$tsv"
-join -a1 -a2 -e0 -o 0,1.2,2.2 "$out/base.perio" "$out/patched.perio" |
+set -- $runs
+tsv=$BUILD/bench/$name.tsv
+printf 'function\t%s\t%s\tdelta\n' "$1" "$2" > "$tsv"
+join -a1 -a2 -e0 -o 0,1.2,2.2 "$out/$1.perio" "$out/$2.perio" |
 	awk -v OFS='\t' '{ d = $3 - $2; if (d > 0.05 || d < -0.05) print $1, $2, $3, d }' |
 	sort -t"$(printf '\t')" -k4,4gr >> "$tsv"
 total() { awk '{ s += $2 } END { printf "%.1f", s }' "$1"; }
 {
+	case $mode in
+	series)
 	echo "Guest kernel instructions per 4 KiB psync I/O on null_blk (writes and reads"
 	echo "averaged; $n and $((2 * n)) of each, difference of two boots; QEMU 10 TCG"
-	echo "with bench/insn-profile.c)${APPEND:+; kernel command line: $APPEND}"
+	echo "with bench/insn-profile.c)${APPEND:+; kernel command line: $APPEND}" ;;
+	rate)
+	echo "Guest kernel instructions per 4 KiB psync random write on an nvmet loop"
+	echo "namespace with 16 streams, write_stream_files id against rate (the series"
+	echo "in both; $n and $((2 * n)) writes, difference of two boots; QEMU 10 TCG"
+	echo "with bench/insn-profile.c)${APPEND:+; kernel command line: $APPEND}" ;;
+	esac
 	echo
-	echo "total: base $(total "$out/base.perio"), patched $(total "$out/patched.perio")"
+	echo "total: $1 $(total "$out/$1.perio"), $2 $(total "$out/$2.perio")"
 	echo
-	echo "| function | base | patched | delta |"
+	echo "| function | $1 | $2 | delta |"
 	echo "|---|---|---|---|"
 	awk -F'\t' 'NR > 1 && NR <= 16 { printf "| %s | %s | %s | %+.2f |\n", $1, $2, $3, $4 }' "$tsv"
-} > "$BUILD/bench/profile.md"
-cat "$BUILD/bench/profile.md"
+} > "$BUILD/bench/$name.md"
+cat "$BUILD/bench/$name.md"
