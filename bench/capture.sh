@@ -9,7 +9,7 @@
 # set afresh for each workload once its file system is mounted, so that
 # the rate counts start with the trace.
 # writes OUT/<workload>-<N>.raw (trace_pipe lines of the nvme disk only).
-# The real applications (rocksdb*, dbench, pgbench) run only with
+# The real applications (rocksdb*, dbench, pgbench*) run only with
 # APP_STREAMS streams (default 8), the count the placement goal is set
 # for: with every count they would take the capture past an hour.
 set -u
@@ -116,8 +116,8 @@ wl_dbench() {
 # long-lived data, not 72. Four clients, synchronous commit (each commit
 # waits for its WAL flush): about 70 transactions per second under TCG.
 pg=/usr/lib/postgresql/15/bin
-wl_pgbench() {
-	local log="$out/$wl-$n.log" rc=0
+pg_up() {	# a cluster in $mnt/pg, started, initialised for pgbench
+	local log="$out/$wl-$n.log"
 	mkdir $mnt/pg && chown postgres: $mnt/pg &&
 	runuser -u postgres -- $pg/initdb -D $mnt/pg --wal-segsize=1 \
 		-A trust >> "$log" 2>&1 &&
@@ -125,13 +125,74 @@ wl_pgbench() {
 		-o "-c listen_addresses= -c unix_socket_directories=/tmp
 		    -c max_wal_size=8MB -c min_wal_size=4MB
 		    -c checkpoint_timeout=30s -c shared_buffers=8MB
-		    -c autovacuum_naptime=5s" start >> "$log" 2>&1 || return 1
+		    -c autovacuum_naptime=5s" start >> "$log" 2>&1 &&
 	runuser -u postgres -- pgbench -h /tmp -i -s 1 -q postgres \
-		>> "$log" 2>&1 &&
+		>> "$log" 2>&1
+}
+pg_bench() {
 	runuser -u postgres -- pgbench -h /tmp -c 4 -T $(( 2 * secs )) \
-		postgres >> "$log" 2>&1 || rc=1
-	runuser -u postgres -- $pg/pg_ctl -D $mnt/pg -w stop >> "$log" 2>&1 ||
-		rc=1
+		postgres >> "$out/$wl-$n.log" 2>&1
+}
+pg_down() {
+	runuser -u postgres -- $pg/pg_ctl -D $mnt/pg -w stop \
+		>> "$out/$wl-$n.log" 2>&1
+}
+
+wl_pgbench() {
+	local rc=0
+	pg_up || return 1
+	pg_bench || rc=1
+	pg_down || rc=1
+	return $rc
+}
+
+# The same next to a backup under ionice -c3 (issue 15: a copy next to an
+# application): every 10 s a tar of the pgbench database's directory
+# (base/5, PostgreSQL 15's fixed OID of "postgres") replaces the one
+# before, so each backup is written once, sequentially, and deleted whole
+# a round later, beside the heap pages and WAL that pgbench rewrites. At
+# most two backups exist at a time (about 23 MiB each in a capture at
+# scale 4), so with the cluster (about 47 MiB) and a fill of 8 MiB about
+# 100 MiB of the 128 are in use at the peak. tar's writes are buffered, so
+# the ionice class stays with tar and does not reach the device, as with
+# any buffered backup; the background class is bgcopy's (direct I/O).
+wl_pgbench_backup() {
+	local rc=0 backup stop=/tmp/pgbench-backup.stop
+	pg_up || return 1
+	rm -f $stop
+	(
+		while [ ! -e $stop ]; do
+			ionice -c3 tar cf $mnt/backup.new -C $mnt/pg base/5 \
+				2>/dev/null
+			# 1: a file changed while it was read, as in any
+			# backup of a live database
+			[ $? -le 1 ] && sync $mnt/backup.new &&
+				mv $mnt/backup.new $mnt/backup || exit 1
+			sleep 10
+		done
+	) &
+	backup=$!
+	pg_bench || rc=1
+	touch $stop
+	wait $backup || rc=1
+	pg_down || rc=1
+	rm -f $mnt/backup $mnt/backup.new $stop
+	return $rc
+}
+
+# The same under memory pressure (issue 15: swap next to an application):
+# a 24 MiB swap file on this file system and memhog in a cgroup of 16 MiB
+# (as wl_swap), beside pgbench.
+wl_pgbench_swap() {
+	local rc=0 bench
+	pg_up || return 1
+	swap_up || { pg_down; return 1; }
+	pg_bench &
+	bench=$!
+	swap_pressure $bench
+	wait $bench || rc=1
+	swap_down
+	pg_down || rc=1
 	return $rc
 }
 
@@ -146,24 +207,37 @@ wl_bgcopy() {	# foreground overwrites next to an ionice -c3 copy
 	wait $backup
 }
 
-wl_swap() {	# swap-out pressure next to data writes and a growing log
-	local cg=/sys/fs/cgroup/bench-swap fio
+# Swap-out pressure: a 24 MiB swap file on this file system, and memhog
+# touching 32 MiB again and again in a cgroup of 16 MiB while PID runs.
+swap_cg=/sys/fs/cgroup/bench-swap
+swap_up() {
 	fallocate -l 24M $mnt/swapfile && chmod 600 $mnt/swapfile &&
 		mkswap $mnt/swapfile >/dev/null && swapon $mnt/swapfile || return 1
 	echo +memory > /sys/fs/cgroup/cgroup.subtree_control
-	mkdir -p $cg && echo 16M > $cg/memory.max
+	mkdir -p $swap_cg && echo 16M > $swap_cg/memory.max
+}
+swap_pressure() {	# PID
+	while kill -0 "$1" 2>/dev/null; do
+		sh -c "echo \$\$ > $swap_cg/cgroup.procs; exec $BUILD/bench/memhog 32"
+	done
+}
+swap_down() {
+	swapoff $mnt/swapfile
+	rmdir $swap_cg
+}
+
+wl_swap() {	# swap-out pressure next to data writes and a growing log
+	local fio
+	swap_up || return 1
 	fio --directory=$mnt --ioengine=psync --bs=4k --direct=1 \
 		--output=/dev/null \
 		--name=data --rw=randwrite --size=8m --time_based \
 		--runtime=$secs \
 		--name=log --rw=write --size=8m --rate=$(rate 8) &
 	fio=$!
-	while kill -0 $fio 2>/dev/null; do
-		sh -c "echo \$\$ > $cg/cgroup.procs; exec $BUILD/bench/memhog 32"
-	done
+	swap_pressure $fio
 	wait $fio
-	swapoff $mnt/swapfile
-	rmdir $cg
+	swap_down
 }
 
 # The capture checks itself: the writes the trace saw on each stream must
@@ -215,7 +289,7 @@ for n in $streams; do
 	devno=$(tr : , < /sys/block/$disk/dev)
 	for wl in $workloads; do
 		case $wl in
-		rocksdb*|dbench|pgbench) [ "$n" = "$app_streams" ] || continue ;;
+		rocksdb*|dbench|pgbench*) [ "$n" = "$app_streams" ] || continue ;;
 		esac
 		echo "== $wl on $disk with $n streams"
 		blkdiscard "$nvme" 2>/dev/null
@@ -255,7 +329,11 @@ for n in $streams; do
 		# once at the end: a reader of trace_pipe killed at the end
 		# lost what it had not read yet (58 % of the writes of a
 		# mixed capture under TCG), which the device check below found.
-		case $wl in pgbench) fill 32 ;; *) fill 72 ;; esac
+		case $wl in
+		pgbench|pgbench-swap) fill 32 ;;
+		pgbench-backup) fill 8 ;;
+		*) fill 72 ;;
+		esac
 		sync
 		sleep 1
 		echo "capture: workload starts" > $T/trace_marker
@@ -265,7 +343,7 @@ for n in $streams; do
 		mixed-nohints) wl_mixed none ;;
 		*-nodiscard) "wl_${wl%-nodiscard}" ;;
 		*-xfs) "wl_${wl%-xfs}" ;;
-		*) "wl_$wl" ;;
+		*) "wl_${wl//-/_}" ;;
 		esac || { echo "   FAIL: workload $wl failed"; exit 1; }
 		sync
 		umount $mnt

@@ -157,7 +157,7 @@ for wl in $workloads; do
 	for n in $streams; do
 		raw=$traces/$wl-$n.raw
 		# The applications: only with app_streams streams (above).
-		case $wl in rocksdb*|dbench|pgbench) [ "$n" = "$app_streams" ] || continue ;; esac
+		case $wl in rocksdb*|dbench|pgbench*) [ "$n" = "$app_streams" ] || continue ;; esac
 		[ -s "$raw" ] || { echo "no trace for $wl with $n streams" >&2; continue; }
 		[ -f "$traces/$wl-$n.fill.raw" ] || : > "$traces/$wl-$n.fill.raw"
 		to_sim "$traces/$wl-$n.fill.raw" > "$traces/$wl-$n.fill.trace"
