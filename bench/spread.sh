@@ -7,11 +7,14 @@
 # (ftl-sim --replica-seed 1..SEEDS: other starting points, and other file
 # IDs for the copies) and compares the policies draw by draw: the same
 # draw is the same workload for every policy, so the comparison is paired.
+# The draws' starting points are independent, so a draw may put two copies
+# close together (for pgbench's trace, two on the same record in about one
+# draw in fifty), nearer lockstep than bench/waf.sh's even spacing.
 #
 #   spread.sh
 # Environment: TRACES (build/bench/traces), WORKLOADS (every
 # <workload>-<STREAMS>.replay there), STREAMS (8), SEEDS (8), GC_DEST
-# (shared or per-stream; shared).
+# (shared or per-stream; shared), OP (0.07, as bench/waf.sh).
 # Writes build/bench/spread[-per-stream].tsv (workload streams policy seed
 # gc_dest waf) and .md: per workload and policy the mean WAF over the
 # draws with its lowest and highest, and on how many draws the series
@@ -22,11 +25,12 @@ set -euo pipefail
 
 n=${STREAMS:-8}
 seeds=${SEEDS:-8}
+[ "$seeds" -ge 1 ] 2>/dev/null || die "SEEDS: a number of draws, at least 1"
 dest=${GC_DEST:-shared}
 traces=${TRACES:-$BUILD/bench/traces}
 out=$BUILD/bench
 pages=$model_pages	# one copy: bench/waf.sh's small model
-op=0.07
+op=${OP:-0.07}	# as bench/waf.sh
 k=32			# bench/waf.sh's large model: 32 copies, 8 MiB blocks
 block_pages=2048
 case $dest in

@@ -438,7 +438,13 @@ for s in 1 2 3 4 5 6 7 8; do
 done
 "$sim" --synthetic uniform --writes 10 --replica-seed 1 > "$tmp/seed-bad" 2>&1
 rc=$?
+# Seed 0 keeps the distinct IDs of the earlier tables too: hash folding of
+# rf.trace's copies, as the simulator before --replica-seed gave it.
+"$sim" --trace "$tmp/rf.trace" --logical-pages 1024 --block-pages 16 \
+	--streams 8 --policy map --map-files hash --replicas 2 \
+	--replica-files distinct --replica-seed 0 > "$tmp/seed-0-id" 2>&1
 cmp -s "$tmp/seed-0" "$tmp/rep" &&
+[ "$(key "$tmp/seed-0-id" stream_pages)" = 0,0,0,0,16,16,0,0 ] &&
 awk -v rep="$(key "$tmp/rep" stream_pages)" '
 	$2 != 16 || $3 != $1 { bad = 1 }
 	{ ids[$4] = 1; if ($5 != rep) moved = 1 }
