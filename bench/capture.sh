@@ -140,7 +140,7 @@ pg_down() {
 
 wl_pgbench() {
 	local rc=0
-	pg_up || return 1
+	pg_up || { pg_down; return 1; }
 	pg_bench || rc=1
 	pg_down || rc=1
 	return $rc
@@ -158,17 +158,21 @@ wl_pgbench() {
 # any buffered backup; the background class is bgcopy's (direct I/O).
 wl_pgbench_backup() {
 	local rc=0 backup stop=/tmp/pgbench-backup.stop
-	pg_up || return 1
+	pg_up || { pg_down; return 1; }
 	rm -f $stop
 	(
 		while [ ! -e $stop ]; do
 			ionice -c3 tar cf $mnt/backup.new -C $mnt/pg base/5 \
-				2>/dev/null
+				2>> "$out/$wl-$n.log"
 			# 1: a file changed while it was read, as in any
 			# backup of a live database
 			[ $? -le 1 ] && sync $mnt/backup.new &&
 				mv $mnt/backup.new $mnt/backup || exit 1
-			sleep 10
+			# 10 s, but stop within 1 s of pgbench's end
+			for _ in 1 2 3 4 5 6 7 8 9 10; do
+				[ -e $stop ] && break
+				sleep 1
+			done
 		done
 	) &
 	backup=$!
@@ -185,7 +189,7 @@ wl_pgbench_backup() {
 # (as wl_swap), beside pgbench.
 wl_pgbench_swap() {
 	local rc=0 bench
-	pg_up || return 1
+	pg_up || { pg_down; return 1; }
 	swap_up || { pg_down; return 1; }
 	pg_bench &
 	bench=$!
@@ -214,7 +218,8 @@ swap_up() {
 	fallocate -l 24M $mnt/swapfile && chmod 600 $mnt/swapfile &&
 		mkswap $mnt/swapfile >/dev/null && swapon $mnt/swapfile || return 1
 	echo +memory > /sys/fs/cgroup/cgroup.subtree_control
-	mkdir -p $swap_cg && echo 16M > $swap_cg/memory.max
+	mkdir -p $swap_cg && echo 16M > $swap_cg/memory.max ||
+		{ swapoff $mnt/swapfile; return 1; }
 }
 swap_pressure() {	# PID
 	while kill -0 "$1" 2>/dev/null; do
@@ -329,7 +334,10 @@ for n in $streams; do
 		# once at the end: a reader of trace_pipe killed at the end
 		# lost what it had not read yet (58 % of the writes of a
 		# mixed capture under TCG), which the device check below found.
-		case $wl in
+		# WORKLOAD-nodiscard and WORKLOAD-xfs run WORKLOAD.
+		base=${wl%-nodiscard}
+		base=${base%-xfs}
+		case $base in
 		pgbench|pgbench-swap) fill 32 ;;
 		pgbench-backup) fill 8 ;;
 		*) fill 72 ;;
@@ -338,12 +346,10 @@ for n in $streams; do
 		sleep 1
 		echo "capture: workload starts" > $T/trace_marker
 		start=$(date +%s)
-		case $wl in
+		case $base in
 		mixed) wl_mixed hints ;;
 		mixed-nohints) wl_mixed none ;;
-		*-nodiscard) "wl_${wl%-nodiscard}" ;;
-		*-xfs) "wl_${wl%-xfs}" ;;
-		*) "wl_${wl//-/_}" ;;
+		*) "wl_${base//-/_}" ;;
 		esac || { echo "   FAIL: workload $wl failed"; exit 1; }
 		sync
 		umount $mnt

@@ -42,24 +42,24 @@ cc -shared -fPIC -O2 -Wall -I"$BUILD/qemu/src/include/qemu" \
 	-o "$plugin" $(pkg-config --libs glib-2.0)
 
 declare -A obj=([base]=$BUILD/obj-base [patched]=$OBJ [id]=$OBJ [rate]=$OBJ)
-# What one run does with M times NR_IOS I/Os.
+# What one run does with M times NR_IOS I/Os, in the array cmd.
 guest() {	# run M
 	case $mode in
-	series) echo "$ROOT/scripts/guest/fio-count.sh /dev/nullb0 $(($2 * n))" ;;
-	rate) echo "$ROOT/scripts/guest/fio-count-streams.sh $1 $(($2 * n))" ;;
+	series) cmd=("$ROOT/scripts/guest/fio-count.sh" /dev/nullb0 $(($2 * n))) ;;
+	rate) cmd=("$ROOT/scripts/guest/fio-count-streams.sh" "$1" $(($2 * n))) ;;
 	esac
 }
 for k in $runs; do
 	[ -f "${obj[$k]}/arch/x86/boot/bzImage" ] ||
 		die "no kernel in ${obj[$k]}: run scripts/bench-overhead.sh first"
 	for m in 1 2; do
-		log "$k: $(guest "$k" $m)"
-		# shellcheck disable=SC2046
+		guest "$k" $m
+		log "$k: ${cmd[*]}"
 		VM_QEMU=$BUILD/qemu/qemu-system-x86_64 \
 		VM_QEMU_ARGS="-L /usr/share/qemu -L /usr/share/seabios -plugin $plugin,out=$out/$k-$m.blocks" \
 			"$ROOT/scripts/vm.sh" --icount --kernel "${obj[$k]}/arch/x86/boot/bzImage" \
 			--append "${APPEND:-}" --out "$out/vm-$k" --timeout 1200 -- \
-			$(guest "$k" $m) > /dev/null ||
+			"${cmd[@]}" > /dev/null ||
 			die "profile VM failed; see $out/vm-$k/console.log"
 	done
 done

@@ -18,6 +18,8 @@ dd if=/dev/zero of=/dev/ram0 bs=1M oflag=direct status=none \
 	count=$(($(blockdev --getsize64 /dev/ram0) >> 20)) || die "dd"
 dev=$(NVMET_NS_ATTRS="streams=${NSTREAMS:-16}" "$loop" up /dev/ram0 streams) ||
 	die "nvmet up"
+[ "$(cat "/sys/block/$(basename "$dev")/queue/max_write_streams")" = \
+	"${NSTREAMS:-16}" ] || die "$dev does not offer ${NSTREAMS:-16} streams"
 echo "$files" > "/sys/block/$(basename "$dev")/queue/write_stream_files" ||
 	die "cannot set write_stream_files to $files"
 echo 1 > "$dbg/streams/ns1/stream_stats"
@@ -27,6 +29,6 @@ fio --name=c --filename="$dev" --direct=1 --rw=randwrite --bs=4k \
 # one "<stream> <writes> <blocks>" line per stream, 0: no stream
 read -r with without < <(awk '$1 == 0 { n += $2; next } { s += $2 }
 	END { printf "%d %d\n", s, n }' "$dbg/streams/ns1/stream_stats")
-[ "$with" -ge "$n" ] && [ "$without" = 0 ] ||
+[ "$with" = "$n" ] && [ "$without" = 0 ] ||
 	die "$files: nvmet counted $with writes with a stream, $without without"
 echo "fio-count-streams: $n writes on $dev with write_stream_files $files"
