@@ -18,7 +18,10 @@
 # what counting each write's file rate costs per write, by function. The
 # loop transport's work items make whole-run counts noisy (README, "What
 # the mapping costs where it is used"); the I/O path's own functions are
-# counted exactly. Writes build/bench/profile-rate.{tsv,md}.
+# counted exactly. Writes build/bench/profile-rate.{tsv,md}. PROFILE=derive
+# is the same with streams turned off at the host against "id": what the
+# derivation of a stream costs a write on a device with streams (writes
+# build/bench/profile-derive.{tsv,md}).
 #
 #   bench/insn-profile.sh        (NR_IOS, default 50000; APPEND for both
 #                                 kernels' command line; PROFILE)
@@ -31,7 +34,8 @@ mode=${PROFILE:-series}
 case $mode in
 series) out=$BUILD/bench/profile name=profile runs="base patched" ;;
 rate) out=$BUILD/bench/profile-rate name=profile-rate runs="id rate" ;;
-*) die "PROFILE: series or rate" ;;
+derive) out=$BUILD/bench/profile-derive name=profile-derive runs="off id" ;;
+*) die "PROFILE: series, rate or derive" ;;
 esac
 mkdir -p "$out"
 "$ROOT/scripts/qemu.sh" >&2	# plugins need the headers of the QEMU that loads them
@@ -41,12 +45,12 @@ cc -shared -fPIC -O2 -Wall -I"$BUILD/qemu/src/include/qemu" \
 	$(pkg-config --cflags glib-2.0) "$ROOT/bench/insn-profile.c" \
 	-o "$plugin" $(pkg-config --libs glib-2.0)
 
-declare -A obj=([base]=$BUILD/obj-base [patched]=$OBJ [id]=$OBJ [rate]=$OBJ)
+declare -A obj=([base]=$BUILD/obj-base [patched]=$OBJ [id]=$OBJ [rate]=$OBJ [off]=$OBJ)
 # What one run does with M times NR_IOS I/Os, in the array cmd.
 guest() {	# run M
 	case $mode in
 	series) cmd=("$ROOT/scripts/guest/fio-count.sh" /dev/nullb0 $(($2 * n))) ;;
-	rate) cmd=("$ROOT/scripts/guest/fio-count-streams.sh" "$1" $(($2 * n))) ;;
+	rate|derive) cmd=("$ROOT/scripts/guest/fio-count-streams.sh" "$1" $(($2 * n))) ;;
 	esac
 }
 for k in $runs; do
@@ -76,7 +80,7 @@ per_function() {	# blocks System.map
 }
 # I/Os per run of NR_IOS: writes and reads, or writes only.
 per=2
-[ "$mode" = rate ] && per=1
+[ "$mode" = series ] || per=1
 for k in $runs; do
 	for m in 1 2; do
 		per_function "$out/$k-$m.blocks" "${obj[$k]}/System.map" > "$out/$k-$m.fn"
@@ -100,11 +104,12 @@ total() { awk '{ s += $2 } END { printf "%.1f", s }' "$1"; }
 	echo "Guest kernel instructions per 4 KiB psync I/O on null_blk (writes and reads"
 	echo "averaged; $n and $((2 * n)) of each, difference of two boots; QEMU 10 TCG"
 	echo "with bench/insn-profile.c)${APPEND:+; kernel command line: $APPEND}" ;;
-	rate)
+	rate|derive)
 	echo "Guest kernel instructions per 4 KiB psync random write on an nvmet loop"
-	echo "namespace with 16 streams, write_stream_files id against rate (the series"
-	echo "in both; $n and $((2 * n)) writes, difference of two boots; QEMU 10 TCG"
-	echo "with bench/insn-profile.c)${APPEND:+; kernel command line: $APPEND}" ;;
+	echo "namespace with 16 streams, $1 against $2 (off: streams turned off at the"
+	echo "host; id and rate: write_stream_files; the series in both; $n and"
+	echo "$((2 * n)) writes, difference of two boots; QEMU 10 TCG with"
+	echo "bench/insn-profile.c)${APPEND:+; kernel command line: $APPEND}" ;;
 	esac
 	echo
 	echo "total: $1 $(total "$out/$1.perio"), $2 $(total "$out/$2.perio")"
