@@ -26,7 +26,8 @@ help:
 	@echo "make bench-quick   the same, small: minutes"
 	@echo "make bench-report  the README's WAF tables and plots from bench/results/ (no VM)"
 	@echo "make bench-streams instructions per I/O with streams on, off and never (nvmet loop)"
-	@echo "make bench-profile instructions per I/O by function, base against series (QEMU 10 plugin)"
+	@echo "make bench-profile instructions per I/O by function, base against series (QEMU 10 plugin);"
+	@echo "                   PROFILE=rate or derive: what rate or the derivation costs on nvmet with streams"
 	@echo "make qemu          build QEMU 10 (FDP) from trixie's source into build/qemu, once"
 	@echo "make test-qemu-fdp the kernel against QEMU's own FDP device (TAP in build/qemu-fdp/out)"
 
