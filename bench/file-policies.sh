@@ -54,7 +54,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 make -s -C "$ROOT/sim"
-sim=$ROOT/sim/ftl-sim
 [ -d "$traces" ] || die "no $traces: run bench/waf.sh first (or set TRACES)"
 [ -n "${WORKLOADS:-}" ] || WORKLOADS=$(replay_workloads "$traces" "$n")
 [ -n "$WORKLOADS" ] || die "no $traces/*-$n.replay: run bench/waf.sh first"
@@ -80,11 +79,7 @@ redraw() {
 
 echo -e "workload\tstreams\tpolicy\tgc_dest\tdraw\twaf" > "$tsv"
 for wl in $WORKLOADS; do
-	replay=$traces/$wl-$n.replay
-	[ -s "$replay" ] || die "no $replay"
-	fill=$(sim_pages "$traces/$wl-$n.fill.trace" $pages)
-	warm=$(warmup_pages $pages $op "$fill" $k)
-	head=$(wc -l < "$traces/$wl-$n.fill.trace")
+	replay_setup "$traces" "$wl" "$n" $op $k
 	log "$wl: $draws draws of the file IDs"
 	for d in $(seq 0 "$draws"); do
 		if [ "$d" = 0 ]; then
@@ -97,14 +92,10 @@ for wl in $WORKLOADS; do
 		fi
 		for p in $policies; do
 			for dest in shared per-stream; do
-				# shellcheck disable=SC2046
-				waf=$("$sim" --trace "$t" --logical-pages $pages \
-					--op $op --streams "$n" \
-					--block-pages $block_pages \
-					--warmup-pages "$warm" --gc greedy \
-					--gc-dest $dest $(policy_args $p) \
-					$model_args ${model_args:+--replica-head $head} |
-					awk '$1 == "waf" { print $2 }')
+				# shellcheck disable=SC2046,SC2086
+				waf=$(replay_waf "$t" "$n" $op $block_pages \
+					$dest $(policy_args $p) $model_args \
+					${model_args:+--replica-head $head})
 				[ -n "$waf" ] || die "$wl, $p, $dest, draw $d: the simulator failed"
 				echo -e "$wl\t$n\t$p\t$dest\t$d\t$waf" >> "$tsv"
 			done

@@ -33,7 +33,6 @@ esac
 tsv=$out/$name.tsv
 
 make -s -C "$ROOT/sim"
-sim=$ROOT/sim/ftl-sim
 [ -d "$traces" ] || die "no $traces: run bench/waf.sh first (or set TRACES)"
 [ -n "${WORKLOADS:-}" ] || WORKLOADS=$(replay_workloads "$traces" "$n")
 [ -n "$WORKLOADS" ] || die "no $traces/*-$n.replay: run bench/waf.sh first"
@@ -42,22 +41,15 @@ sim=$ROOT/sim/ftl-sim
 waf() {
 	local dest=$1
 	shift
-	# shellcheck disable=SC2046,SC2086
-	"$sim" --trace "$replay" --logical-pages $pages --op $op \
-		--streams "$n" --block-pages $block_pages \
-		--warmup-pages "$warm" --gc greedy --gc-dest "$dest" \
+	# shellcheck disable=SC2086
+	replay_waf "$replay" "$n" $op $block_pages "$dest" \
 		--policy map "$@" $model_args \
-		${model_args:+--replica-head $head} |
-		awk '$1 == "waf" { print $2 }'
+		${model_args:+--replica-head $head}
 }
 
 echo -e "workload\tstreams\tpolicy\tdiv\tgc_dest\twaf" > "$tsv"
 for wl in $WORKLOADS; do
-	replay=$traces/$wl-$n.replay
-	[ -s "$replay" ] || die "no $replay"
-	fill=$(sim_pages "$traces/$wl-$n.fill.trace" $pages)
-	warm=$(warmup_pages $pages $op "$fill" $k)
-	head=$(wc -l < "$traces/$wl-$n.fill.trace")
+	replay_setup "$traces" "$wl" "$n" $op $k
 	log "$wl: half-lives of capacity / $divs"
 	for dest in shared per-stream; do
 		w=$(waf $dest)

@@ -28,3 +28,28 @@ replay_workloads() {	# DIR N
 	(cd "$1" && find . -maxdepth 1 -name "*-$2.replay" |
 		sed -e 's|^\./||' -e "s/-$2\.replay\$//" | sort)
 }
+
+# Workload WL's replay with N streams in DIR, for K copies at
+# over-provisioning OP: sets replay (the trace), fill (its fill's page
+# writes), warm (the host page writes not counted) and head (the fill's
+# records, which every copy replays first).
+replay_setup() {	# DIR WL N OP K
+	replay=$1/$2-$3.replay
+	[ -s "$replay" ] || die "no $replay"
+	fill=$(sim_pages "$1/$2-$3.fill.trace" "$model_pages")
+	warm=$(warmup_pages "$model_pages" "$4" "$fill" "$5")
+	head=$(wc -l < "$1/$2-$3.fill.trace")
+}
+
+# The WAF of one replay of TRACE with greedy GC into DEST, counted after
+# $warm (replay_setup), each copy on the small model's logical space: the
+# options every replay shares, then OPTIONS (policy, copies).
+replay_waf() {	# TRACE N OP BLOCK_PAGES DEST [ftl-sim options]
+	local trace=$1 n=$2 op=$3 block_pages=$4 dest=$5
+
+	shift 5
+	"$ROOT/sim/ftl-sim" --trace "$trace" --logical-pages "$model_pages" \
+		--op "$op" --streams "$n" --block-pages "$block_pages" \
+		--warmup-pages "$warm" --gc greedy --gc-dest "$dest" "$@" |
+		awk '$1 == "waf" { print $2 }'
+}

@@ -29,7 +29,6 @@ seeds=${SEEDS:-8}
 dest=${GC_DEST:-shared}
 traces=${TRACES:-$BUILD/bench/traces}
 out=$BUILD/bench
-pages=$model_pages	# one copy: bench/waf.sh's small model
 op=${OP:-0.07}	# as bench/waf.sh
 k=32			# bench/waf.sh's large model: 32 copies, 8 MiB blocks
 block_pages=2048
@@ -44,7 +43,6 @@ tsv=$out/$name.tsv
 policies="single lifetime fstream autostream kernel id oracle"
 
 make -s -C "$ROOT/sim"
-sim=$ROOT/sim/ftl-sim
 [ -d "$traces" ] || die "no $traces: run bench/waf.sh first (or set TRACES)"
 [ -n "${WORKLOADS:-}" ] || WORKLOADS=$(replay_workloads "$traces" "$n")
 [ -n "$WORKLOADS" ] || die "no $traces/*-$n.replay: run bench/waf.sh first"
@@ -58,21 +56,14 @@ waf() {
 	*) args="--policy $p" ;;
 	esac
 	# shellcheck disable=SC2086
-	"$sim" --trace "$replay" --logical-pages $pages --op $op \
-		--streams "$n" --block-pages $block_pages \
-		--warmup-pages "$warm" --gc greedy --gc-dest "$dest" $args \
+	replay_waf "$replay" "$n" "$op" $block_pages "$dest" $args \
 		--replicas $k --replica-head "$head" \
-		--replica-files distinct --replica-seed "$seed" |
-		awk '$1 == "waf" { print $2 }'
+		--replica-files distinct --replica-seed "$seed"
 }
 
 echo -e "workload\tstreams\tpolicy\tseed\tgc_dest\twaf" > "$tsv"
 for wl in $WORKLOADS; do
-	replay=$traces/$wl-$n.replay
-	[ -s "$replay" ] || die "no $replay"
-	fill=$(sim_pages "$traces/$wl-$n.fill.trace" $pages)
-	warm=$(warmup_pages $pages $op "$fill" $k)
-	head=$(wc -l < "$traces/$wl-$n.fill.trace")
+	replay_setup "$traces" "$wl" "$n" "$op" $k
 	log "$wl: $seeds draws, GC destination $dest"
 	for s in $(seq 1 "$seeds"); do
 		for p in $policies; do
