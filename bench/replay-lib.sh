@@ -1,7 +1,7 @@
 # shellcheck shell=bash
-# Sourced by bench/waf.sh, bench/file-policies.sh and bench/half-life.sh:
-# the small model they share and how a trace's replay is warmed up, so
-# that the three count write amplification from the same point.
+# Sourced by bench/waf.sh, file-policies.sh, half-life.sh, spread.sh and
+# tenants.sh: the small model they share and how a trace's replay is
+# warmed up, so that all count write amplification from the same point.
 
 # The file system's size in 4 KiB pages: the logical space of the small
 # model (and of each copy in the large one).

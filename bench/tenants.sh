@@ -1,0 +1,115 @@
+#!/bin/bash
+# How the comparison of policies changes with the number of tenants on the
+# device. The large model replays a capture as 32 copies side by side: 32
+# file systems, each with its own journal and files, writing into 8
+# streams. This replays every workload of a bench/waf.sh capture as K
+# copies for K in TENANTS, on a device of K times the small model's 128
+# MiB with erase blocks of K times its 256 KiB, so that every K has the
+# same number of blocks (about 550) and the same over-provisioning, and
+# only the number of tenants that share each stream grows. K = 32 is the
+# large model (the same replay as bench/spread.sh's draw of the same
+# seed); K = 1 is one copy on the small model's device, started at a
+# drawn point of its trace as every copy of a draw is.
+#
+#   tenants.sh
+# Environment: TRACES (build/bench/traces), WORKLOADS (every
+# <workload>-<STREAMS>.replay there), STREAMS (8), TENANTS ("1 2 4 8 16
+# 32"), SEEDS (1: draws per K, ftl-sim --replica-seed 1..SEEDS), GC_DEST
+# (shared or per-stream; shared), OP (0.07, as bench/waf.sh).
+# Writes build/bench/tenants[-per-stream].tsv (workload streams copies
+# policy seed gc_dest waf) and .md: per workload and K the series' mean
+# WAF (kernel: the streams as captured), the best causal rival's, and on
+# how many draws the series is at most every causal rival's.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/replay-lib.sh"
+
+n=${STREAMS:-8}
+seeds=${SEEDS:-1}
+[ "$seeds" -ge 1 ] 2>/dev/null || die "SEEDS: a number of draws, at least 1"
+tenants=${TENANTS:-1 2 4 8 16 32}
+seen=" "
+for k in $tenants; do
+	[[ $k =~ ^[1-9][0-9]*$ ]] || die "TENANTS: numbers of copies, at least 1 ('$k')"
+	[[ $seen != *" $k "* ]] || die "TENANTS: $k twice"
+	seen+="$k "
+done
+dest=${GC_DEST:-shared}
+traces=${TRACES:-$BUILD/bench/traces}
+out=$BUILD/bench
+op=${OP:-0.07}	# as bench/waf.sh
+case $dest in
+shared) name=tenants ;;
+per-stream) name="tenants-per-stream" ;;
+*) die "GC_DEST: shared or per-stream" ;;
+esac
+tsv=$out/$name.tsv
+policies="single lifetime fstream autostream kernel oracle"
+
+make -s -C "$ROOT/sim"
+[ -d "$traces" ] || die "no $traces: run bench/waf.sh first (or set TRACES)"
+[ -n "${WORKLOADS:-}" ] || WORKLOADS=$(replay_workloads "$traces" "$n")
+[ -n "$WORKLOADS" ] || die "no $traces/*-$n.replay: run bench/waf.sh first"
+
+echo -e "workload\tstreams\tcopies\tpolicy\tseed\tgc_dest\twaf" > "$tsv"
+for wl in $WORKLOADS; do
+	for k in $tenants; do
+		replay_setup "$traces" "$wl" "$n" "$op" "$k"
+		log "$wl: $k copies, $seeds draws, GC destination $dest"
+		for s in $(seq 1 "$seeds"); do
+			for p in $policies; do
+				w=$(replay_waf "$replay" "$n" "$op" $((64 * k)) \
+					"$dest" --policy "$p" --replicas "$k" \
+					--replica-head "$head" \
+					--replica-files distinct \
+					--replica-seed "$s") ||
+					die "$wl, $p, $k copies, seed $s: the simulator failed"
+				[ -n "$w" ] ||
+					die "$wl, $p, $k copies, seed $s: no WAF"
+				echo -e "$wl\t$n\t$k\t$p\t$s\t$dest\t$w" >> "$tsv"
+			done
+		done
+	done
+done
+
+awk -F'\t' -v dest="$dest" -v seeds="$seeds" -v ks="$tenants" '
+	NR == 1 { next }
+	{ if (!seen[$1]++) order[++nw] = $1
+	  w[$1, $3, $4, $5] = $7; sum[$1, $3, $4] += $7; cnt[$1, $3, $4]++ }
+	END {
+		nk = split(ks, k, " ")
+		nr = split("single lifetime fstream autostream", rival, " ")
+		printf "The series (kernel) against the best causal rival (single, lifetime, fstream, autostream) with K copies of each capture on K x 128 MiB, erase blocks of K x 256 KiB (the same ~550 blocks for every K), op 7%%, greedy GC, %s GC destination, copies with file IDs of their own; mean of %d draw(s). Cell: kernel / best rival (its name), and the draws where kernel <= every causal rival. K = 32 is the large model; K = 1 one copy on the small model'"'"'s device, started at a drawn point of its trace.\n\n", dest, seeds
+		printf "| workload |"
+		for (i = 1; i <= nk; i++) printf " K = %s |", k[i]
+		printf "\n|---|"
+		for (i = 1; i <= nk; i++) printf "---|"
+		printf "\n"
+		for (j = 1; j <= nw; j++) {
+			wl = order[j]
+			printf "| %s |", wl
+			for (i = 1; i <= nk; i++) {
+				c = k[i]; best = ""; bname = ""
+				for (r = 1; r <= nr; r++) {
+					m = sum[wl, c, rival[r]] / cnt[wl, c, rival[r]]
+					if (best == "" || m < best) { best = m; bname = rival[r] }
+				}
+				won = 0
+				for (s = 1; s <= cnt[wl, c, "kernel"]; s++) {
+					ok = 1
+					for (r = 1; r <= nr; r++)
+						if (w[wl, c, "kernel", s] > w[wl, c, rival[r], s]) ok = 0
+					won += ok
+				}
+				printf " %.3f / %.3f (%s), %d of %d |",
+					sum[wl, c, "kernel"] / cnt[wl, c, "kernel"], best,
+					bname, won, cnt[wl, c, "kernel"]
+				if (won == cnt[wl, c, "kernel"]) met[c]++
+			}
+			printf "\n"
+		}
+		printf "| **meets the goal on every draw** |"
+		for (i = 1; i <= nk; i++) printf " %d of %d |", met[k[i]], nw
+		printf "\n"
+	}' "$tsv" > "$out/$name.md"
+cat "$out/$name.md"
