@@ -19,7 +19,9 @@
 # Writes build/bench/tenants[-per-stream].tsv (workload streams copies
 # policy seed gc_dest waf) and .md: per workload and K the series' mean
 # WAF (kernel: the streams as captured), the best causal rival's, and on
-# how many draws the series is at most every causal rival's.
+# how many draws the series is at most every causal rival's; and .png
+# (with gnuplot, from .dat): the series' mean minus the best causal
+# rival's against K, a line per workload.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 . "$(dirname "$0")/replay-lib.sh"
@@ -113,3 +115,36 @@ awk -F'\t' -v dest="$dest" -v seeds="$seeds" -v ks="$tenants" '
 		printf "\n"
 	}' "$tsv" > "$out/$name.md"
 cat "$out/$name.md"
+
+# The plot: per K, the series' mean minus the best causal rival's mean.
+awk -F'\t' -v ks="$tenants" '
+	NR == 1 { next }
+	{ if (!seen[$1]++) order[++nw] = $1
+	  sum[$1, $3, $4] += $7; cnt[$1, $3, $4]++ }
+	END {
+		nk = split(ks, k, " ")
+		nr = split("single lifetime fstream autostream", rival, " ")
+		printf "\"K\""
+		for (j = 1; j <= nw; j++) printf " \"%s\"", order[j]
+		printf "\n"
+		for (i = 1; i <= nk; i++) {
+			printf "%s", k[i]
+			for (j = 1; j <= nw; j++) {
+				wl = order[j]; best = ""
+				for (r = 1; r <= nr; r++) {
+					m = sum[wl, k[i], rival[r]] / cnt[wl, k[i], rival[r]]
+					if (best == "" || m < best) best = m
+				}
+				printf " %.4f", sum[wl, k[i], "kernel"] / \
+					cnt[wl, k[i], "kernel"] - best
+			}
+			printf "\n"
+		}
+	}' "$tsv" > "$out/$name.dat"
+if command -v gnuplot > /dev/null; then
+	gnuplot -c "$ROOT/bench/tenants.gp" "$out/$name.dat" "$out/$name.png" \
+		"Series minus best causal rival, K copies on K x 128 MiB, 8 streams, $dest GC destination" ||
+		die "gnuplot failed on $out/$name.png"
+else
+	log "gnuplot not installed: no plot (scripts/deps.sh installs gnuplot-nox)"
+fi
