@@ -53,10 +53,7 @@ tsv=$out/$name.tsv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-make -s -C "$ROOT/sim"
-[ -d "$traces" ] || die "no $traces: run bench/waf.sh first (or set TRACES)"
-[ -n "${WORKLOADS:-}" ] || WORKLOADS=$(replay_workloads "$traces" "$n")
-[ -n "$WORKLOADS" ] || die "no $traces/*-$n.replay: run bench/waf.sh first"
+replay_prepare "$traces" "$n"
 
 policy_args() {
 	case $1 in

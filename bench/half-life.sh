@@ -32,10 +32,7 @@ large)	k=32 block_pages=2048 name=half-life-large
 esac
 tsv=$out/$name.tsv
 
-make -s -C "$ROOT/sim"
-[ -d "$traces" ] || die "no $traces: run bench/waf.sh first (or set TRACES)"
-[ -n "${WORKLOADS:-}" ] || WORKLOADS=$(replay_workloads "$traces" "$n")
-[ -n "$WORKLOADS" ] || die "no $traces/*-$n.replay: run bench/waf.sh first"
+replay_prepare "$traces" "$n"
 
 # One replay: the WAF of POLICY ARGS with GC destination DEST.
 waf() {

@@ -29,6 +29,15 @@ replay_workloads() {	# DIR N
 		sed -e 's|^\./||' -e "s/-$2\.replay\$//" | sort)
 }
 
+# Before replaying a capture in DIR with N streams: build the simulator,
+# and set WORKLOADS, unless given, to every workload DIR has replays of.
+replay_prepare() {	# DIR N
+	make -s -C "$ROOT/sim"
+	[ -d "$1" ] || die "no $1: run bench/waf.sh first (or set TRACES)"
+	[ -n "${WORKLOADS:-}" ] || WORKLOADS=$(replay_workloads "$1" "$2")
+	[ -n "$WORKLOADS" ] || die "no $1/*-$2.replay: run bench/waf.sh first"
+}
+
 # Workload WL's replay with N streams in DIR, for K copies at
 # over-provisioning OP: sets replay (the trace), fill (its fill's page
 # writes), warm (the host page writes not counted) and head (the fill's

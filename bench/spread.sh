@@ -42,10 +42,7 @@ tsv=$out/$name.tsv
 # kernel's streams as captured (with FILES=rate: by rate).
 policies="single lifetime fstream autostream kernel id oracle"
 
-make -s -C "$ROOT/sim"
-[ -d "$traces" ] || die "no $traces: run bench/waf.sh first (or set TRACES)"
-[ -n "${WORKLOADS:-}" ] || WORKLOADS=$(replay_workloads "$traces" "$n")
-[ -n "$WORKLOADS" ] || die "no $traces/*-$n.replay: run bench/waf.sh first"
+replay_prepare "$traces" "$n"
 
 # One replay: the WAF of POLICY under draw SEED.
 waf() {

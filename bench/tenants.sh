@@ -48,10 +48,7 @@ esac
 tsv=$out/$name.tsv
 policies="single lifetime fstream autostream kernel oracle"
 
-make -s -C "$ROOT/sim"
-[ -d "$traces" ] || die "no $traces: run bench/waf.sh first (or set TRACES)"
-[ -n "${WORKLOADS:-}" ] || WORKLOADS=$(replay_workloads "$traces" "$n")
-[ -n "$WORKLOADS" ] || die "no $traces/*-$n.replay: run bench/waf.sh first"
+replay_prepare "$traces" "$n"
 
 echo -e "workload\tstreams\tcopies\tpolicy\tseed\tgc_dest\twaf" > "$tsv"
 for wl in $WORKLOADS; do
@@ -74,10 +71,14 @@ for wl in $WORKLOADS; do
 	done
 done
 
-awk -F'\t' -v dest="$dest" -v seeds="$seeds" -v ks="$tenants" '
+# The table (.md), and for the plot (.dat) per K the series' mean minus
+# the best causal rival's mean, from the same means.
+awk -F'\t' -v dest="$dest" -v seeds="$seeds" -v ks="$tenants" \
+	-v dat="$out/$name.dat" '
 	NR == 1 { next }
 	{ if (!seen[$1]++) order[++nw] = $1
 	  w[$1, $3, $4, $5] = $7; sum[$1, $3, $4] += $7; cnt[$1, $3, $4]++ }
+	function mean(wl, c, p) { return sum[wl, c, p] / cnt[wl, c, p] }
 	END {
 		nk = split(ks, k, " ")
 		nr = split("single lifetime fstream autostream", rival, " ")
@@ -93,9 +94,10 @@ awk -F'\t' -v dest="$dest" -v seeds="$seeds" -v ks="$tenants" '
 			for (i = 1; i <= nk; i++) {
 				c = k[i]; best = ""; bname = ""
 				for (r = 1; r <= nr; r++) {
-					m = sum[wl, c, rival[r]] / cnt[wl, c, rival[r]]
+					m = mean(wl, c, rival[r])
 					if (best == "" || m < best) { best = m; bname = rival[r] }
 				}
+				diff[wl, c] = mean(wl, c, "kernel") - best
 				won = 0
 				for (s = 1; s <= cnt[wl, c, "kernel"]; s++) {
 					ok = 1
@@ -104,8 +106,8 @@ awk -F'\t' -v dest="$dest" -v seeds="$seeds" -v ks="$tenants" '
 					won += ok
 				}
 				printf " %.3f / %.3f (%s), %d of %d |",
-					sum[wl, c, "kernel"] / cnt[wl, c, "kernel"], best,
-					bname, won, cnt[wl, c, "kernel"]
+					mean(wl, c, "kernel"), best, bname, won,
+					cnt[wl, c, "kernel"]
 				if (won == cnt[wl, c, "kernel"]) met[c]++
 			}
 			printf "\n"
@@ -113,34 +115,18 @@ awk -F'\t' -v dest="$dest" -v seeds="$seeds" -v ks="$tenants" '
 		printf "| **meets the goal on every draw** |"
 		for (i = 1; i <= nk; i++) printf " %d of %d |", met[k[i]], nw
 		printf "\n"
+
+		printf "\"K\"" > dat
+		for (j = 1; j <= nw; j++) printf " \"%s\"", order[j] > dat
+		printf "\n" > dat
+		for (i = 1; i <= nk; i++) {
+			printf "%s", k[i] > dat
+			for (j = 1; j <= nw; j++)
+				printf " %.4f", diff[order[j], k[i]] > dat
+			printf "\n" > dat
+		}
 	}' "$tsv" > "$out/$name.md"
 cat "$out/$name.md"
-
-# The plot: per K, the series' mean minus the best causal rival's mean.
-awk -F'\t' -v ks="$tenants" '
-	NR == 1 { next }
-	{ if (!seen[$1]++) order[++nw] = $1
-	  sum[$1, $3, $4] += $7; cnt[$1, $3, $4]++ }
-	END {
-		nk = split(ks, k, " ")
-		nr = split("single lifetime fstream autostream", rival, " ")
-		printf "\"K\""
-		for (j = 1; j <= nw; j++) printf " \"%s\"", order[j]
-		printf "\n"
-		for (i = 1; i <= nk; i++) {
-			printf "%s", k[i]
-			for (j = 1; j <= nw; j++) {
-				wl = order[j]; best = ""
-				for (r = 1; r <= nr; r++) {
-					m = sum[wl, k[i], rival[r]] / cnt[wl, k[i], rival[r]]
-					if (best == "" || m < best) best = m
-				}
-				printf " %.4f", sum[wl, k[i], "kernel"] / \
-					cnt[wl, k[i], "kernel"] - best
-			}
-			printf "\n"
-		}
-	}' "$tsv" > "$out/$name.dat"
 if command -v gnuplot > /dev/null; then
 	gnuplot -c "$ROOT/bench/tenants.gp" "$out/$name.dat" "$out/$name.png" \
 		"Series minus best causal rival, K copies on K x 128 MiB, 8 streams, $dest GC destination" ||
