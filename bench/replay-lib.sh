@@ -50,15 +50,23 @@ replay_setup() {	# DIR WL N OP K
 	head=$(wc -l < "$1/$2-$3.fill.trace")
 }
 
-# The WAF of one replay of TRACE with greedy GC into DEST, counted after
-# $warm (replay_setup), each copy on the small model's logical space: the
-# options every replay shares, then OPTIONS (policy, copies).
+# One replay of TRACE on N streams, counted after $warm (replay_setup),
+# each copy on the small model's logical space: the simulator's report.
+# The options every replay shares, then OPTIONS (GC, policy, copies).
+replay_sim() {	# TRACE N OP BLOCK_PAGES [ftl-sim options]
+	local trace=$1 n=$2 op=$3 block_pages=$4
+
+	shift 4
+	"$ROOT/sim/ftl-sim" --trace "$trace" --logical-pages "$model_pages" \
+		--op "$op" --streams "$n" --block-pages "$block_pages" \
+		--warmup-pages "$warm" "$@"
+}
+
+# The WAF of one replay of TRACE with greedy GC into DEST (replay_sim).
 replay_waf() {	# TRACE N OP BLOCK_PAGES DEST [ftl-sim options]
 	local trace=$1 n=$2 op=$3 block_pages=$4 dest=$5
 
 	shift 5
-	"$ROOT/sim/ftl-sim" --trace "$trace" --logical-pages "$model_pages" \
-		--op "$op" --streams "$n" --block-pages "$block_pages" \
-		--warmup-pages "$warm" --gc greedy --gc-dest "$dest" "$@" |
-		awk '$1 == "waf" { print $2 }'
+	replay_sim "$trace" "$n" "$op" "$block_pages" --gc greedy \
+		--gc-dest "$dest" "$@" | awk '$1 == "waf" { print $2 }'
 }

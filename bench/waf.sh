@@ -136,9 +136,7 @@ replay() {
 	gc_args="--gc $gc"
 	[ "$gc" = greedy-isolated ] && gc_args="--gc greedy --gc-dest per-stream"
 	# shellcheck disable=SC2046,SC2086
-	"$ROOT/sim/ftl-sim" --trace "$traces/$wl-$n.replay" \
-		--logical-pages $pages --op "$mop" --streams "$n" \
-		--block-pages "$bp" --warmup-pages "$warm" \
+	replay_sim "$traces/$wl-$n.replay" "$n" "$mop" "$bp" \
 		$gc_args $(variant_args "$p") "$@" > "$report" ||
 		die "$wl, $n streams, $p, $gc, $m: the simulator failed"
 	read -r waf host differs < <(awk '$1 == "waf" { w = $2 }

@@ -200,6 +200,8 @@ struct map_spec {
 	enum map_files files;
 	uint64_t file_idle;		/* lru, idle: pages after which a file
 					 * is new; temp-int: half-life */
+	unsigned int file_step_log2;	/* temp-int: log2 of the drop in rate
+					 * from one stream to the next */
 };
 
 static const char *const map_files_names[] = {
@@ -268,7 +270,8 @@ static uint32_t decay_int(uint32_t c, uint64_t ticks)
 
 static unsigned int file_temp_int_stream(struct file_lru *l, uint32_t file,
 					 unsigned int pool,
-					 uint64_t half_life, uint64_t now)
+					 uint64_t half_life,
+					 unsigned int step_log2, uint64_t now)
 {
 	uint64_t tick = half_life >> TEMP_INT_TICKS;
 	unsigned int id = file % NR_FILE_IDS, level;
@@ -285,7 +288,7 @@ static unsigned int file_temp_int_stream(struct file_lru *l, uint32_t file,
 		l->ihottest = c;
 		l->ihottest_tick = t;
 	}
-	level = (31 - (unsigned int)__builtin_clz(h / c)) / 2;
+	level = (31 - (unsigned int)__builtin_clz(h / c)) / step_log2;
 	return level >= pool - 1 ? pool - 1 : level;
 }
 
@@ -1306,7 +1309,8 @@ static unsigned int map_stream(const struct map_spec *m, struct file_lru *l,
 	if (m->files == FILES_TEMP_INT && r->file)
 		return nr_class + reserved + 1 +
 			file_temp_int_stream(l, r->file, pool - reserved,
-					     m->file_idle, now);
+					     m->file_idle, m->file_step_log2,
+					     now);
 	if ((m->files == FILES_LRU || m->files == FILES_IDLE) && r->file)
 		return nr_class + reserved + 1 +
 			file_lru_stream(l, r->file, pool - reserved,
@@ -1684,6 +1688,9 @@ static void usage(FILE *out)
 "  --map-file-idle K       map: lru and idle: a file that has not written\n"
 "                          for K host pages is new again; temp-int: the\n"
 "                          half-life of the write counts (65536)\n"
+"  --map-file-step N       map: temp-int: each N-fold drop in write rate\n"
+"                          one stream further; a power of two (4: the\n"
+"                          kernel's rate)\n"
 "  --gc NAME               greedy|cost-benefit (greedy)\n"
 "  --gc-dest shared|per-stream   GC writes moved pages to one open block\n"
 "                          for all streams, or to one per stream (shared)\n"
@@ -1755,6 +1762,7 @@ enum {
 	OPT_SEED, OPT_HOT_SPACE, OPT_HOT_WRIT, OPT_AS_CHUNK, OPT_AS_HALF,
 	OPT_MAP_CLASSES, OPT_MAP_LIFE, OPT_MAP_FILES, OPT_GC_DEST,
 	OPT_REPLICAS, OPT_REPLICA_HEAD, OPT_MAP_FILE_IDLE, OPT_REPLICA_FILES,
+	OPT_MAP_FILE_STEP,
 	OPT_REPLICA_SEED,
 	OPT_HELP,
 };
@@ -1781,6 +1789,7 @@ static const struct option long_opts[] = {
 	{ "map-lifetimes",	required_argument, NULL, OPT_MAP_LIFE },
 	{ "map-files",		required_argument, NULL, OPT_MAP_FILES },
 	{ "map-file-idle",	required_argument, NULL, OPT_MAP_FILE_IDLE },
+	{ "map-file-step",	required_argument, NULL, OPT_MAP_FILE_STEP },
 	{ "replicas",		required_argument, NULL, OPT_REPLICAS },
 	{ "replica-head",	required_argument, NULL, OPT_REPLICA_HEAD },
 	{ "replica-files",	required_argument, NULL, OPT_REPLICA_FILES },
@@ -1857,7 +1866,7 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 		.gc_dest = GC_DEST_SHARED, .seed = 1,
 		.hot_space = 0.2, .hot_writes = 0.8, .as_chunk_kib = 1024,
 		.map = { .lifetimes = true, .files = FILES_HASH,
-			 .file_idle = 65536 },
+			 .file_idle = 65536, .file_step_log2 = 2 },
 		.replicas = 1,
 	};
 	parse_map_classes(SERIES_CLASSES, &cfg->map);
@@ -1945,6 +1954,16 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 		case OPT_MAP_FILE_IDLE:
 			cfg->map.file_idle = opt_u64("--map-file-idle", o);
 			break;
+		case OPT_MAP_FILE_STEP: {
+			uint32_t step = opt_u32("--map-file-step", o, 1u << 16);
+
+			if (step < 2 || (step & (step - 1)))
+				die(EXIT_USAGE,
+				    "--map-file-step: '%s' is not a power of two from 2 to 65536",
+				    o);
+			cfg->map.file_step_log2 = __builtin_ctz(step);
+			break;
+		}
 		case OPT_REPLICAS:
 			cfg->replicas = opt_u32("--replicas", o, 1u << 16);
 			break;

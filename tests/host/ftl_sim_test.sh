@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$here/lib/tap.sh"
 
 echo "TAP version 13"
-plan=35
+plan=36
 echo "1..$plan"
 
 # key FILE KEY: the value of one "key value" line of a report
@@ -362,6 +362,22 @@ rc=$?
 [ "$(key "$tmp/temp-int" stream_pages)" = 0,0,0,0,80,0,3,2 ] && [ $rc = 2 ]
 result "map: --map-files temp-int puts files by how often they write" \
 	$((! $?)) "$(cat "$tmp/temp-int")" "exit $rc: $(cat "$tmp/temp")"
+
+# --map-file-step 16: a stream further for each sixteenfold drop, so the
+# same trace puts 0x2 (80/1: log16 1.6) and 0x3 (log16 1.6 to 1.1) on the
+# second stream of the pool, 6; a step that is not a power of two is a
+# usage error.
+"$sim" --trace "$tmp/temp.trace" --logical-pages 1024 --block-pages 16 \
+	--streams 8 --policy map --map-files temp-int --map-file-step 16 \
+	--map-file-idle 1000000000 > "$tmp/step16" 2>&1
+"$sim" --trace "$tmp/temp.trace" --logical-pages 1024 --block-pages 16 \
+	--streams 8 --policy map --map-files temp-int --map-file-step 12 \
+	> "$tmp/step12" 2>&1
+rc=$?
+[ "$(key "$tmp/step16" stream_pages)" = 0,0,0,0,80,5,0,0 ] && [ $rc = 2 ] &&
+	grep -q 'not a power of two' "$tmp/step12"
+result "map: --map-file-step sets the drop in rate from one stream to the next" \
+	$((! $?)) "$(cat "$tmp/step16")" "exit $rc: $(cat "$tmp/step12")"
 
 # fstream (FStream, FAST 2018): one stream per kind of file-system
 # structure, told apart by class alone: data on 0, journal (transaction) on

@@ -1,0 +1,119 @@
+#!/bin/bash
+# How far apart in write rate files must be to get streams of their own.
+# write_stream_files "rate" puts a file on files stream
+# floor(log4(hottest / count)): each fourfold drop in rate one stream
+# further. This replays every workload of a bench/waf.sh capture with the
+# simulator's copy of that rule (--map-files temp-int) at other steps
+# (--map-file-step) beside the causal rivals and the kernel's streams as
+# captured, as K copies on K x 128 MiB with erase blocks of K x 256 KiB,
+# as bench/tenants.sh does (K = 32 is the large model).
+#
+#   file-step.sh
+# Environment: TRACES (build/bench/traces), WORKLOADS (every
+# <workload>-<STREAMS>.replay there), STREAMS (8), TENANTS ("1 4 32"),
+# SEEDS (2: draws per K), STEPS ("4 8 16 64"), GC_DEST (shared or
+# per-stream; shared), OP (0.07).
+# Writes build/bench/file-step[-per-stream].tsv (workload streams copies
+# policy seed gc_dest waf; policy step-N for the steps) and .md: per
+# workload and K the best causal rival's mean WAF and each policy's, in
+# bold where it is at most every causal rival's on every draw, and per K
+# on how many workloads each is.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/replay-lib.sh"
+
+n=${STREAMS:-8}
+seeds=${SEEDS:-2}
+[ "$seeds" -ge 1 ] 2>/dev/null || die "SEEDS: a number of draws, at least 1"
+tenants=${TENANTS:-1 4 32}
+for k in $tenants; do
+	[[ $k =~ ^[1-9][0-9]*$ ]] || die "TENANTS: numbers of copies, at least 1 ('$k')"
+done
+steps=${STEPS:-4 8 16 64}
+step_pols=
+for s in $steps; do
+	if ! [[ $s =~ ^[1-9][0-9]{0,4}$ ]] || [ "$s" -lt 2 ] ||
+		[ "$s" -gt 65536 ] || [ $((s & (s - 1))) != 0 ]; then
+		die "STEPS: powers of two from 2 to 65536 ('$s')"
+	fi
+	step_pols+="step-$s "
+done
+dest=${GC_DEST:-shared}
+traces=${TRACES:-$BUILD/bench/traces}
+out=$BUILD/bench
+op=${OP:-0.07}	# as bench/waf.sh
+case $dest in
+shared) name=file-step ;;
+per-stream) name="file-step-per-stream" ;;
+*) die "GC_DEST: shared or per-stream" ;;
+esac
+tsv=$out/$name.tsv
+rivals="single lifetime fstream autostream"
+
+replay_prepare "$traces" "$n"
+
+echo -e "workload\tstreams\tcopies\tpolicy\tseed\tgc_dest\twaf" > "$tsv"
+for wl in $WORKLOADS; do
+	for k in $tenants; do
+		replay_setup "$traces" "$wl" "$n" "$op" "$k"
+		log "$wl: $k copies, $seeds draws, GC destination $dest"
+		for s in $(seq 1 "$seeds"); do
+			for p in $rivals kernel $step_pols; do
+				case $p in
+				step-*) args="--policy map --map-files temp-int --map-file-step ${p#step-}" ;;
+				*) args="--policy $p" ;;
+				esac
+				# shellcheck disable=SC2086
+				w=$(replay_waf "$replay" "$n" "$op" $((64 * k)) \
+					"$dest" $args --replicas "$k" \
+					--replica-head "$head" \
+					--replica-files distinct \
+					--replica-seed "$s") ||
+					die "$wl, $p, $k copies, seed $s: the simulator failed"
+				[ -n "$w" ] ||
+					die "$wl, $p, $k copies, seed $s: no WAF"
+				echo -e "$wl\t$n\t$k\t$p\t$s\t$dest\t$w" >> "$tsv"
+			done
+		done
+	done
+done
+
+awk -F'\t' -v dest="$dest" -v seeds="$seeds" -v ks="$tenants" -v op="$op" \
+	-v rivals="$rivals" -v pols="kernel $step_pols" '
+	NR == 1 { next }
+	{ if (!seen[$1]++) order[++nw] = $1
+	  w[$1, $3, $4, $5] = $7; sum[$1, $3, $4] += $7; cnt[$1, $3, $4]++ }
+	function mean(wl, c, p) { return sum[wl, c, p] / cnt[wl, c, p] }
+	END {
+		nk = split(ks, k, " "); nr = split(rivals, rival, " ")
+		np = split(pols, pol, " ")
+		printf "Files by write rate at several steps (step-N: a stream further for each N-fold drop; the kernel'"'"'s rule is step-4, and kernel its streams as captured) against the best causal rival, K copies of each capture on K x 128 MiB, erase blocks of K x 256 KiB, op %g%%, greedy GC, %s GC destination; mean WAF of %d draw(s), in bold where at most every causal rival on every draw.\n\n", op * 100, dest, seeds
+		printf "| workload | K | best causal rival |"
+		for (p = 1; p <= np; p++) printf " %s |", pol[p]
+		printf "\n|---|---|---|"
+		for (p = 1; p <= np; p++) printf "---|"
+		printf "\n"
+		for (j = 1; j <= nw; j++) for (i = 1; i <= nk; i++) {
+			wl = order[j]; c = k[i]; best = ""; bname = ""
+			for (r = 1; r <= nr; r++) {
+				m = mean(wl, c, rival[r])
+				if (best == "" || m < best) { best = m; bname = rival[r] }
+			}
+			printf "| %s | %s | %.4f (%s) |", wl, c, best, bname
+			for (p = 1; p <= np; p++) {
+				ok = 1
+				for (s = 1; s <= cnt[wl, c, pol[p]]; s++)
+					for (r = 1; r <= nr; r++)
+						if (w[wl, c, pol[p], s] > w[wl, c, rival[r], s]) ok = 0
+				met[c, pol[p]] += ok
+				printf " %s%.4f%s |", ok ? "**" : "", mean(wl, c, pol[p]), ok ? "**" : ""
+			}
+			printf "\n"
+		}
+		for (i = 1; i <= nk; i++) {
+			printf "| **at most every causal rival on every draw** | %s | |", k[i]
+			for (p = 1; p <= np; p++) printf " %d of %d |", met[k[i], pol[p]], nw
+			printf "\n"
+		}
+	}' "$tsv" > "$out/$name.md"
+cat "$out/$name.md"
