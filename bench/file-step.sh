@@ -64,14 +64,8 @@ for wl in $WORKLOADS; do
 				*) args="--policy $p" ;;
 				esac
 				# shellcheck disable=SC2086
-				w=$(replay_waf "$replay" "$n" "$op" $((64 * k)) \
-					"$dest" $args --replicas "$k" \
-					--replica-head "$head" \
-					--replica-files distinct \
-					--replica-seed "$s") ||
-					die "$wl, $p, $k copies, seed $s: the simulator failed"
-				[ -n "$w" ] ||
-					die "$wl, $p, $k copies, seed $s: no WAF"
+				w=$(replay_copies_waf "$wl" "$n" "$op" "$k" \
+					"$dest" "$s" $args) || exit 1
 				echo -e "$wl\t$n\t$k\t$p\t$s\t$dest\t$w" >> "$tsv"
 			done
 		done

@@ -62,6 +62,23 @@ replay_sim() {	# TRACE N OP BLOCK_PAGES [ftl-sim options]
 		--warmup-pages "$warm" "$@"
 }
 
+# One row of the K-copies sweeps (tenants.sh, file-step.sh): the WAF of
+# $replay (replay_setup) as K copies, each with file IDs of its own, on K
+# times the small model with K x 256 KiB erase blocks, arrangement SEED,
+# greedy GC into DEST; dies naming WL and the policy options if the
+# simulator fails or reports no WAF.
+replay_copies_waf() {	# WL N OP K DEST SEED [ftl-sim options]
+	local wl=$1 n=$2 op=$3 k=$4 dest=$5 s=$6 w
+
+	shift 6
+	w=$(replay_waf "$replay" "$n" "$op" $((64 * k)) "$dest" "$@" \
+		--replicas "$k" --replica-head "$head" \
+		--replica-files distinct --replica-seed "$s") ||
+		die "$wl, $*, $k copies, seed $s: the simulator failed"
+	[ -n "$w" ] || die "$wl, $*, $k copies, seed $s: no WAF"
+	echo "$w"
+}
+
 # The WAF of one replay of TRACE with greedy GC into DEST (replay_sim).
 replay_waf() {	# TRACE N OP BLOCK_PAGES DEST [ftl-sim options]
 	local trace=$1 n=$2 op=$3 block_pages=$4 dest=$5

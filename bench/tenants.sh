@@ -57,14 +57,8 @@ for wl in $WORKLOADS; do
 		log "$wl: $k copies, $seeds draws, GC destination $dest"
 		for s in $(seq 1 "$seeds"); do
 			for p in $policies; do
-				w=$(replay_waf "$replay" "$n" "$op" $((64 * k)) \
-					"$dest" --policy "$p" --replicas "$k" \
-					--replica-head "$head" \
-					--replica-files distinct \
-					--replica-seed "$s") ||
-					die "$wl, $p, $k copies, seed $s: the simulator failed"
-				[ -n "$w" ] ||
-					die "$wl, $p, $k copies, seed $s: no WAF"
+				w=$(replay_copies_waf "$wl" "$n" "$op" "$k" \
+					"$dest" "$s" --policy "$p") || exit 1
 				echo -e "$wl\t$n\t$k\t$p\t$s\t$dest\t$w" >> "$tsv"
 			done
 		done
