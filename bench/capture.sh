@@ -4,10 +4,19 @@
 # block_rq_hints trace event (sector, length, class, hint, file stream ID,
 # device stream; discards too).
 #
-#   capture.sh OUT "N..." "WORKLOAD..." SCALE [APP_STREAMS] [FILES]
+#   capture.sh OUT "N..." "WORKLOAD..." SCALE [APP_STREAMS] [FILES] [EXT4_BLOCK]
 # FILES: the namespace's write_stream_files, id (the default) or rate,
 # set afresh for each workload once its file system is mounted, so that
 # the rate counts start with the trace.
+# EXT4_BLOCK: ext4's block size in bytes, 4096 (the default) or 1024.
+# mke2fs gives a file system of 128 MiB 1 KiB blocks (mke2fs.conf's
+# "small" type), whose extents start at any 1 KiB: a 4 KiB page of the
+# device then holds the ends of two files, and every journal block is a
+# quarter of a page. A file system on a device of today's sizes has 4 KiB
+# blocks, aligned to the pages, so that is the default; 1024 gives the
+# traces captured before 2026-12-05 (night). The journal is 4 MiB with
+# either (mke2fs would give 4 KiB blocks 16 MiB here), so that only the
+# block size changes.
 # writes OUT/<workload>-<N>.raw (trace_pipe lines of the nvme disk only).
 # The real applications (rocksdb*, dbench, pgbench*) run only with
 # APP_STREAMS streams (default 8), the count the placement goal is set
@@ -15,6 +24,8 @@
 set -u
 out=$1 streams=$2 workloads=$3 scale=${4:-1} app_streams=${5:-8}
 files=${6:-id}
+ext4_block=${7:-4096}
+case $ext4_block in 1024|4096) ;; *) echo "EXT4_BLOCK: 1024 or 4096"; exit 1 ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 T=/sys/kernel/tracing
@@ -308,7 +319,7 @@ for n in $streams; do
 				mkfs.xfs -q -f -K -d size=${FS_MIB}m "$nvme" ||
 				exit 1 ;;
 		*)
-			mkfs.ext4 -q -F -m 0 -N 4096 \
+			mkfs.ext4 -q -F -m 0 -N 4096 -b "$ext4_block" -J size=4 \
 				-E lazy_itable_init=0,lazy_journal_init=0,nodiscard \
 				"$nvme" ${FS_MIB}M || exit 1 ;;
 		esac

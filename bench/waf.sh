@@ -20,7 +20,8 @@
 # (Documentation/block/io-hints.rst): the kernel policy is then the
 # series with files spread by write rate, and the map variants stay the
 # simulator's copy of the default table (files by ID), for comparison
-# on the same trace.
+# on the same trace. EXT4_BLOCK: the block size of the ext4 file systems
+# the workloads run on, 4096 (the default) or 1024 (bench/capture.sh).
 # Writes build/bench/waf.md (bench/waf-tables.sh) and build/bench/waf.tsv
 # (one row per workload, streams, policy, GC and model).
 set -euo pipefail
@@ -36,6 +37,8 @@ policies="single lifetime fstream autostream kernel oracle"
 cb_streams=${CB_STREAMS:-8}
 files=${FILES:-id}
 case $files in id|rate) ;; *) die "FILES: id or rate" ;; esac
+ext4_block=${EXT4_BLOCK:-4096}
+case $ext4_block in 1024|4096) ;; *) die "EXT4_BLOCK: 1024 or 4096" ;; esac
 # The real applications are captured with this many streams only (their
 # capture at every count took the run past an hour); capture.sh skips
 # them otherwise, and so does the replay below.
@@ -66,7 +69,7 @@ if [ "${REUSE_TRACES:-0}" != 1 ]; then
 	log "capturing traces in the VM (streams: $streams; workloads: $workloads)"
 	"$ROOT/scripts/vm.sh" --out "$out/vm-waf" --timeout 4200 --mem 3072 -- \
 		"$ROOT/bench/capture.sh" /mnt/results/traces "$streams" \
-		"$workloads" "$scale" "$app_streams" "$files" \
+		"$workloads" "$scale" "$app_streams" "$files" "$ext4_block" \
 		> "$out/capture.log" 2>&1 ||
 		die "capture failed; see $out/vm-waf/console.log"
 	mkdir -p "$traces"
