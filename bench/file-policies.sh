@@ -40,6 +40,7 @@ draws=${1:-12}
 n=${STREAMS:-8}
 traces=${TRACES:-$BUILD/bench/traces}
 out=$BUILD/bench
+mkdir -p "$out"
 pages=$model_pages	# the small model of bench/waf.sh (one copy)
 op=0.07
 case ${MODEL:-small} in

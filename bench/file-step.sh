@@ -41,6 +41,7 @@ done
 dest=${GC_DEST:-shared}
 traces=${TRACES:-$BUILD/bench/traces}
 out=$BUILD/bench
+mkdir -p "$out"
 op=${OP:-0.07}	# as bench/waf.sh
 case $dest in
 shared) name=file-step ;;

@@ -22,6 +22,7 @@ n=${STREAMS:-8}
 divs=${DIVS:-2 4 8 16 32 64}
 traces=${TRACES:-$BUILD/bench/traces}
 out=$BUILD/bench
+mkdir -p "$out"
 pages=$model_pages	# bench/waf.sh's small model (one copy)
 op=0.07
 case ${MODEL:-small} in

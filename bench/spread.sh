@@ -29,6 +29,7 @@ seeds=${SEEDS:-8}
 dest=${GC_DEST:-shared}
 traces=${TRACES:-$BUILD/bench/traces}
 out=$BUILD/bench
+mkdir -p "$out"
 op=${OP:-0.07}	# as bench/waf.sh
 k=32			# bench/waf.sh's large model: 32 copies, 8 MiB blocks
 block_pages=2048
