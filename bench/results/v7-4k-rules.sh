@@ -18,7 +18,10 @@
 #                  the rate counts; overwrites by rate
 #   new-file-mid   a file with no count yet starts a level below the
 #                  hottest instead of at the coldest
-# The last three need v7-4k-rules.diff (scratch, environment switches),
+#   overwriters    only files seen overwriting a page they wrote are
+#                  spread by rate; the others share the first files
+#                  stream, as no-files puts all of them
+# The last four need v7-4k-rules.diff (scratch, environment switches),
 # built in build/tried-sim-v7.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -58,6 +61,7 @@ for wl in ${WORKLOADS:-$(replay_workloads "$traces" 8)}; do
 			echo -e "$wl\t$s\t$d\tnew-alloc-hot\t$(OVW=0 run "$sim/ftl-sim" "$wl" "$s" "$d" "${rate[@]}")"
 			echo -e "$wl\t$s\t$d\tnew-alloc-cold\t$(OVW=3 run "$sim/ftl-sim" "$wl" "$s" "$d" "${rate[@]}")"
 			echo -e "$wl\t$s\t$d\tnew-file-mid\t$(NEWLVL=1 run "$sim/ftl-sim" "$wl" "$s" "$d" "${rate[@]}")"
+			echo -e "$wl\t$s\t$d\toverwriters\t$(OVWF=0 run "$sim/ftl-sim" "$wl" "$s" "$d" "${rate[@]}")"
 		done
 	done
 done
