@@ -53,25 +53,9 @@ rivals="single lifetime fstream autostream"
 
 replay_prepare "$traces" "$n"
 
-echo -e "workload\tstreams\tcopies\tpolicy\tseed\tgc_dest\twaf" > "$tsv"
-for wl in $WORKLOADS; do
-	for k in $tenants; do
-		replay_setup "$traces" "$wl" "$n" "$op" "$k"
-		log "$wl: $k copies, $seeds draws, GC destination $dest"
-		for s in $(seq 1 "$seeds"); do
-			for p in $rivals kernel $step_pols; do
-				case $p in
-				step-*) args="--policy map --map-files temp-int --map-file-step ${p#step-}" ;;
-				*) args="--policy $p" ;;
-				esac
-				# shellcheck disable=SC2086
-				w=$(replay_copies_waf "$wl" "$n" "$op" "$k" \
-					"$dest" "$s" $args) || exit 1
-				echo -e "$wl\t$n\t$k\t$p\t$s\t$dest\t$w" >> "$tsv"
-			done
-		done
-	done
-done
+# shellcheck disable=SC2086
+replay_copies_tsv "$tsv" "$traces" "$n" "$op" "$dest" "$seeds" "$tenants" \
+	$rivals kernel $step_pols
 
 awk -F'\t' -v dest="$dest" -v seeds="$seeds" -v ks="$tenants" -v op="$op" \
 	-v rivals="$rivals" -v pols="kernel $step_pols" '

@@ -79,6 +79,38 @@ replay_copies_waf() {	# WL N OP K DEST SEED [ftl-sim options]
 	echo "$w"
 }
 
+# The raw table of the K-copies sweeps (tenants.sh, file-step.sh): TSV
+# gets a header and a row per workload of WORKLOADS, K of TENANTS, draw
+# 1..SEEDS and POLICY, replayed from DIR with N streams at
+# over-provisioning OP with greedy GC into DEST. A POLICY is an ftl-sim
+# --policy, or step-S: the simulator's copy of "rate" with a stream
+# further for each S-fold drop in write rate.
+replay_copies_tsv() {	# TSV DIR N OP DEST SEEDS "TENANTS" POLICY...
+	local tsv=$1 dir=$2 n=$3 op=$4 dest=$5 seeds=$6 tenants=$7
+	local wl k s p w args
+
+	shift 7
+	echo -e "workload\tstreams\tcopies\tpolicy\tseed\tgc_dest\twaf" > "$tsv"
+	for wl in $WORKLOADS; do
+		for k in $tenants; do
+			replay_setup "$dir" "$wl" "$n" "$op" "$k"
+			log "$wl: $k copies, $seeds draws, GC destination $dest"
+			for s in $(seq 1 "$seeds"); do
+				for p in "$@"; do
+					case $p in
+					step-*) args=(--policy map --map-files temp-int
+						--map-file-step "${p#step-}") ;;
+					*) args=(--policy "$p") ;;
+					esac
+					w=$(replay_copies_waf "$wl" "$n" "$op" "$k" \
+						"$dest" "$s" "${args[@]}") || exit 1
+					echo -e "$wl\t$n\t$k\t$p\t$s\t$dest\t$w" >> "$tsv"
+				done
+			done
+		done
+	done
+}
+
 # The WAF of one replay of TRACE with greedy GC into DEST (replay_sim).
 replay_waf() {	# TRACE N OP BLOCK_PAGES DEST [ftl-sim options]
 	local trace=$1 n=$2 op=$3 block_pages=$4 dest=$5

@@ -51,20 +51,9 @@ policies="single lifetime fstream autostream kernel oracle"
 
 replay_prepare "$traces" "$n"
 
-echo -e "workload\tstreams\tcopies\tpolicy\tseed\tgc_dest\twaf" > "$tsv"
-for wl in $WORKLOADS; do
-	for k in $tenants; do
-		replay_setup "$traces" "$wl" "$n" "$op" "$k"
-		log "$wl: $k copies, $seeds draws, GC destination $dest"
-		for s in $(seq 1 "$seeds"); do
-			for p in $policies; do
-				w=$(replay_copies_waf "$wl" "$n" "$op" "$k" \
-					"$dest" "$s" --policy "$p") || exit 1
-				echo -e "$wl\t$n\t$k\t$p\t$s\t$dest\t$w" >> "$tsv"
-			done
-		done
-	done
-done
+# shellcheck disable=SC2086
+replay_copies_tsv "$tsv" "$traces" "$n" "$op" "$dest" "$seeds" "$tenants" \
+	$policies
 
 # The table (.md), and for the plot (.dat) per K the series' mean minus
 # the best causal rival's mean, from the same means.
