@@ -200,6 +200,8 @@ struct map_spec {
 	enum map_files files;
 	uint64_t file_idle;		/* lru, idle: pages after which a file
 					 * is new; temp-int: half-life */
+	bool new_blocks;		/* temp-int: writes to new blocks in the
+					 * middle of the files range */
 	unsigned int file_step_log2;	/* temp-int: log2 of the drop in rate
 					 * from one stream to the next */
 };
@@ -234,6 +236,8 @@ struct file_lru {
 	uint64_t itick[NR_FILE_IDS];		/* tick of the last update */
 	uint32_t ihottest;
 	uint64_t ihottest_tick;
+	/* new-blocks: the file that last wrote each page, 0: none since */
+	uint32_t *page_file;
 };
 
 /*
@@ -1281,6 +1285,27 @@ static unsigned int file_lru_stream(struct file_lru *l, uint32_t file,
 	return s;
 }
 
+/*
+ * --map-new-blocks (with temp-int): a write to blocks that hold none of its
+ * file's data yet goes to the middle of the files range, floor(n / 2) of
+ * n, and does not count, as the kernel's rate does with BIO_NEW_BLOCKS.
+ * The file system knows which blocks it has just allocated; a trace does
+ * not say, so: a write none of whose pages its file wrote last (or that
+ * were discarded since) is taken as one to new blocks. Every write marks
+ * its pages as its file's, and a discard clears them.
+ */
+static bool write_to_new_blocks(struct file_lru *l, const struct record *r)
+{
+	bool overwrite = false;
+
+	for (uint32_t p = r->page; p < r->page + r->npages; p++) {
+		if (r->file && l->page_file[p] == r->file)
+			overwrite = true;
+		l->page_file[p] = r->file;
+	}
+	return !overwrite;
+}
+
 /* map: the stream (1..n) that struct map_spec gives a write. */
 static unsigned int map_stream(const struct map_spec *m, struct file_lru *l,
 			       const struct record *r, unsigned int n,
@@ -1289,6 +1314,7 @@ static unsigned int map_stream(const struct map_spec *m, struct file_lru *l,
 	unsigned int nr_class = m->nr_classes < n / 2 ? m->nr_classes : n / 2;
 	unsigned int rank = m->rank[r->class];
 	unsigned int pool = n - nr_class, reserved = 0;
+	bool new_blocks = l->page_file && write_to_new_blocks(l, r);
 
 	if (rank && rank <= nr_class)
 		return rank;
@@ -1306,6 +1332,8 @@ static unsigned int map_stream(const struct map_spec *m, struct file_lru *l,
 		reserved = NR_LIFETIMES;
 	if (m->files == FILES_NONE)
 		return nr_class + reserved + 1;
+	if (m->files == FILES_TEMP_INT && r->file && new_blocks)
+		return nr_class + reserved + 1 + (pool - reserved) / 2;
 	if (m->files == FILES_TEMP_INT && r->file)
 		return nr_class + reserved + 1 +
 			file_temp_int_stream(l, r->file, pool - reserved,
@@ -1567,8 +1595,11 @@ static void replay(struct ftl *f, struct source *src, struct placer *pl)
 		unsigned int s;
 
 		if (r.op == REC_DISCARD) {
-			for (uint32_t p = r.page; p < end; p++)
+			for (uint32_t p = r.page; p < end; p++) {
+				if (pl->lru.page_file)
+					pl->lru.page_file[p] = 0;
 				ftl_discard(f, p);
+			}
 			continue;
 		}
 		s = place_record(pl, &r, f->clock);
@@ -1691,6 +1722,9 @@ static void usage(FILE *out)
 "  --map-file-step N       map: temp-int: each N-fold drop in write rate\n"
 "                          one stream further; a power of two (4: the\n"
 "                          kernel's rate)\n"
+"  --map-new-blocks 0|1    map: temp-int: writes to new blocks (pages their\n"
+"                          file did not write last) in the middle of the\n"
+"                          files range, uncounted (BIO_NEW_BLOCKS) (0)\n"
 "  --gc NAME               greedy|cost-benefit (greedy)\n"
 "  --gc-dest shared|per-stream   GC writes moved pages to one open block\n"
 "                          for all streams, or to one per stream (shared)\n"
@@ -1763,6 +1797,7 @@ enum {
 	OPT_MAP_CLASSES, OPT_MAP_LIFE, OPT_MAP_FILES, OPT_GC_DEST,
 	OPT_REPLICAS, OPT_REPLICA_HEAD, OPT_MAP_FILE_IDLE, OPT_REPLICA_FILES,
 	OPT_MAP_FILE_STEP,
+	OPT_MAP_NEW_BLOCKS,
 	OPT_REPLICA_SEED,
 	OPT_HELP,
 };
@@ -1790,6 +1825,7 @@ static const struct option long_opts[] = {
 	{ "map-files",		required_argument, NULL, OPT_MAP_FILES },
 	{ "map-file-idle",	required_argument, NULL, OPT_MAP_FILE_IDLE },
 	{ "map-file-step",	required_argument, NULL, OPT_MAP_FILE_STEP },
+	{ "map-new-blocks",	required_argument, NULL, OPT_MAP_NEW_BLOCKS },
 	{ "replicas",		required_argument, NULL, OPT_REPLICAS },
 	{ "replica-head",	required_argument, NULL, OPT_REPLICA_HEAD },
 	{ "replica-files",	required_argument, NULL, OPT_REPLICA_FILES },
@@ -1849,6 +1885,10 @@ static void check_config(const struct config *cfg)
 		die(EXIT_USAGE, "want 0 < --hot-space < 1, --hot-writes <= 1");
 	if (cfg->replicas < 1)
 		die(EXIT_USAGE, "--replicas must be at least 1");
+	if (cfg->map.new_blocks &&
+	    (cfg->policy != PL_MAP || cfg->map.files != FILES_TEMP_INT))
+		die(EXIT_USAGE, "--map-new-blocks needs --policy map "
+		    "--map-files temp-int");
 	if ((cfg->replicas > 1 || cfg->replica_head || cfg->replica_seed) &&
 	    (!cfg->trace || !cfg->logical_pages))
 		die(EXIT_USAGE, "--replicas, --replica-head and --replica-seed "
@@ -1964,6 +2004,9 @@ static void parse_options(int argc, char **argv, struct config *cfg)
 			cfg->map.file_step_log2 = __builtin_ctz(step);
 			break;
 		}
+		case OPT_MAP_NEW_BLOCKS:
+			cfg->map.new_blocks = opt_u32("--map-new-blocks", o, 1);
+			break;
 		case OPT_REPLICAS:
 			cfg->replicas = opt_u32("--replicas", o, 1u << 16);
 			break;
@@ -2075,6 +2118,8 @@ int main(int argc, char **argv)
 	pl.policy = cfg.policy;
 	pl.n = cfg.streams;
 	pl.map = &cfg.map;
+	if (cfg.policy == PL_MAP && cfg.map.new_blocks)
+		pl.lru.page_file = xcalloc(lpages, sizeof(*pl.lru.page_file));
 	if (cfg.policy == PL_ORACLE)
 		pl.oracle = oracle_bins(&src, lpages, cfg.streams, pl.edges);
 	if (cfg.policy == PL_AUTOSTREAM)
@@ -2089,6 +2134,7 @@ int main(int argc, char **argv)
 	if (cfg.policy == PL_AUTOSTREAM)
 		autostream_free(&pl.as);
 	free(pl.oracle);
+	free(pl.lru.page_file);
 	free(src.recs);
 	return 0;
 }

@@ -379,6 +379,31 @@ rc=$?
 result "map: --map-file-step sets the drop in rate from one stream to the next" \
 	$((! $?)) "$(cat "$tmp/step16")" "exit $rc: $(cat "$tmp/step12")"
 
+# --map-new-blocks 1 (with temp-int): a write none of whose pages its file
+# wrote last goes to the middle of the files range (pool 5-8: 7) and does
+# not count. File 0x1 writes pages 0-79 once: new, 80 pages on 7, though
+# it is the only file. Its 4 overwrites of page 0 count alone: the
+# hottest, stream 5. 0x2 then writes page 0, last 0x1's: new, 7; after a
+# discard of it, again new, 7; once more, an overwrite at a quarter of
+# 0x1's count: floor(log4(4)) = 1, stream 6. Without temp-int it is a
+# usage error.
+awk 'BEGIN { for (i = 0; i < 80; i++) printf "W %d 8 data 0 1 6\n", i * 8
+	for (i = 0; i < 4; i++) print "W 0 8 data 0 1 6"
+	print "W 0 8 data 0 2 6"; print "D 0 8"
+	print "W 0 8 data 0 2 6"; print "W 0 8 data 0 2 6" }' > "$tmp/new.trace"
+"$sim" --trace "$tmp/new.trace" --logical-pages 1024 --block-pages 16 \
+	--streams 8 --policy map --map-files temp-int --map-new-blocks 1 \
+	--map-file-idle 1000000000 > "$tmp/new-blocks" 2>&1
+"$sim" --trace "$tmp/new.trace" --logical-pages 1024 --block-pages 16 \
+	--streams 8 --policy map --map-files hash --map-new-blocks 1 \
+	> "$tmp/new-hash" 2>&1
+rc=$?
+[ "$(key "$tmp/new-blocks" stream_pages)" = 0,0,0,0,4,1,82,0 ] &&
+	[ $rc = 2 ] && grep -q 'needs --policy map --map-files temp-int' \
+	"$tmp/new-hash"
+result "map: --map-new-blocks puts writes to new blocks in the middle, uncounted" \
+	$((! $?)) "$(cat "$tmp/new-blocks")" "exit $rc: $(cat "$tmp/new-hash")"
+
 # fstream (FStream, FAST 2018): one stream per kind of file-system
 # structure, told apart by class alone: data on 0, journal (transaction) on
 # 1, metadata on 2, whatever the hint, file or kernel stream says; with two
