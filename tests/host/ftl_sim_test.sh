@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$here/lib/tap.sh"
 
 echo "TAP version 13"
-plan=36
+plan=37
 echo "1..$plan"
 
 # key FILE KEY: the value of one "key value" line of a report
