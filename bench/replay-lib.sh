@@ -53,11 +53,13 @@ replay_setup() {	# DIR WL N OP K
 # One replay of TRACE on N streams, counted after $warm (replay_setup),
 # each copy on the small model's logical space: the simulator's report.
 # The options every replay shares, then OPTIONS (GC, policy, copies).
+# FTL_SIM: another simulator binary (a tried_sim() build); sim/ftl-sim.
 replay_sim() {	# TRACE N OP BLOCK_PAGES [ftl-sim options]
 	local trace=$1 n=$2 op=$3 block_pages=$4
 
 	shift 4
-	"$ROOT/sim/ftl-sim" --trace "$trace" --logical-pages "$model_pages" \
+	"${FTL_SIM:-$ROOT/sim/ftl-sim}" --trace "$trace" \
+		--logical-pages "$model_pages" \
 		--op "$op" --streams "$n" --block-pages "$block_pages" \
 		--warmup-pages "$warm" "$@"
 }
@@ -118,4 +120,16 @@ replay_waf() {	# TRACE N OP BLOCK_PAGES DEST [ftl-sim options]
 	shift 5
 	replay_sim "$trace" "$n" "$op" "$block_pages" --gc greedy \
 		--gc-dest "$dest" "$@" | awk '$1 == "waf" { print $2 }'
+}
+
+# The scratch simulator of a record of rules tried (bench/results/*.sh
+# with a *.diff): sim/ftl.c as of COMMIT, the simulator the diff was
+# made against and run with, patched with DIFF and built in DIR, so that
+# the record replays as it ran whatever sim/ has become since.
+tried_sim() {	# DIR DIFF COMMIT
+	if ! { rm -rf "$1" && cp -r "$ROOT/sim" "$1" &&
+		git -C "$ROOT" show "$3:sim/ftl.c" > "$1/ftl.c" &&
+		patch -s -d "$1" -p2 < "$2" && make -s -B -C "$1"; }; then
+		die "no scratch simulator: $2 on sim/ftl.c of $3"
+	fi
 }

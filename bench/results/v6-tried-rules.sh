@@ -26,8 +26,8 @@ ROOT=$(cd "$here/../.." && pwd)
 . "$ROOT/bench/replay-lib.sh"
 traces=$1
 sim=$ROOT/build/tried-sim
-rm -rf "$sim" && cp -r "$ROOT/sim" "$sim"
-(cd "$sim" && patch -s -p2 < "$here/v6-tried-rules.diff" && make -s)
+# The diff is against the simulator of e386ac7, with which it ran.
+tried_sim "$sim" "$here/v6-tried-rules.diff" e386ac7
 jtraces=$ROOT/build/tried-traces
 mkdir -p "$jtraces"
 

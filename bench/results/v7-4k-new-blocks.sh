@@ -27,31 +27,21 @@ eleven="bgcopy dbench dbwal mixed mixed-nohints pgbench rocksdb rocksdb-nodiscar
 heldout="pgbench-backup pgbench-swap"
 make -s -C "$ROOT/sim"
 tried=$ROOT/build/tried-sim-v7-levels
-rm -rf "$tried" && cp -r "$ROOT/sim" "$tried"
 # The scratch diff is against the simulator of 963f21a (before
 # --map-new-blocks), the levels through OVW=0|1|3 (middle: 2).
-(cd "$tried" && git -C "$ROOT" show 963f21a:sim/ftl.c > ftl.c &&
-	patch -s -p2 < "$here/v7-4k-new-blocks-levels.diff" && make -s)
+tried_sim "$tried" "$here/v7-4k-new-blocks-levels.diff" 963f21a
 
-sweep() {	# CAPTURE TRACES WORKLOADS POLICY BINARY [ftl-sim options]
-	local cap=$1 traces=$2 wls=$3 name=$4 bin=$5 wl k s d w
+sweep() {	# CAPTURE TRACES WORKLOADS POLICY [ftl-sim options]
+	local cap=$1 traces=$2 wls=$3 name=$4 wl k s d w
 
-	shift 5
+	shift 4
 	for wl in $wls; do
 		for k in 1 2 4 8 16 32; do
 			replay_setup "$traces" "$wl" 8 0.07 "$k"
 			for s in 1 2; do
 				for d in shared per-stream; do
-					w=$("$bin" --trace "$replay" \
-						--logical-pages "$model_pages" \
-						--op 0.07 --streams 8 \
-						--block-pages $((64 * k)) \
-						--warmup-pages "$warm" --gc greedy \
-						--gc-dest "$d" --replicas "$k" \
-						--replica-head "$head" \
-						--replica-files distinct \
-						--replica-seed "$s" "$@" |
-						awk '$1 == "waf" { print $2 }')
+					w=$(replay_copies_waf "$wl" 8 0.07 "$k" \
+						"$d" "$s" "$@") || exit 1
 					echo -e "$cap\t$wl\t$k\t$s\t$d\t$name\t$w"
 				done
 			done
@@ -59,19 +49,17 @@ sweep() {	# CAPTURE TRACES WORKLOADS POLICY BINARY [ftl-sim options]
 	done
 }
 
-stock=$ROOT/sim/ftl-sim
 rate=(--policy map --map-files temp-int)
 echo -e "capture\tworkload\tcopies\tseed\tgc_dest\tpolicy\twaf"
 for p in single lifetime fstream autostream; do
-	sweep rate "$rate_traces" "$heldout" "$p" "$stock" --policy "$p"
+	sweep rate "$rate_traces" "$heldout" "$p" --policy "$p"
 done
-sweep rate "$rate_traces" "$eleven $heldout" rate "$stock" "${rate[@]}"
-sweep rate "$rate_traces" "$eleven $heldout" new-blocks "$stock" \
-	"${rate[@]}" --map-new-blocks 1
-for lv in 0 1 3; do
-	OVW=$lv sweep rate "$rate_traces" "$eleven $heldout" "new-blocks-$lv" \
-		"$tried/ftl-sim" "${rate[@]}"
-done
-sweep id "$id_traces" "$eleven" rate "$stock" "${rate[@]}"
-sweep id "$id_traces" "$eleven" new-blocks "$stock" "${rate[@]}" \
+sweep rate "$rate_traces" "$eleven $heldout" rate "${rate[@]}"
+sweep rate "$rate_traces" "$eleven $heldout" new-blocks "${rate[@]}" \
 	--map-new-blocks 1
+for lv in 0 1 3; do
+	OVW=$lv FTL_SIM=$tried/ftl-sim sweep rate "$rate_traces" \
+		"$eleven $heldout" "new-blocks-$lv" "${rate[@]}"
+done
+sweep id "$id_traces" "$eleven" rate "${rate[@]}"
+sweep id "$id_traces" "$eleven" new-blocks "${rate[@]}" --map-new-blocks 1

@@ -31,8 +31,8 @@ ROOT=$(cd "$here/../.." && pwd)
 traces=$1
 make -s -C "$ROOT/sim"
 sim=$ROOT/build/tried-sim-v7
-rm -rf "$sim" && cp -r "$ROOT/sim" "$sim"
-(cd "$sim" && patch -s -p2 < "$here/v7-4k-rules.diff" && make -s)
+# The diff is against the simulator of b269d52, with which it ran.
+tried_sim "$sim" "$here/v7-4k-rules.diff" b269d52
 
 run() {	# BINARY WL SEED DEST [ftl-sim options]: one WAF
 	local bin=$1 wl=$2 s=$3 d=$4
