@@ -16,14 +16,14 @@
 # MiB of writes on the 128 MiB capture) sends rate's writes to the middle
 # of the range, where new blocks go, until it is written that much again.
 # Two forms (fold() below): the last window alone, tried first, and the
-# sectors halved each window, which the kernel took (patch 113) after
+# sectors halved each window, which the kernel took (patch 114) after
 # this record showed the first losing pgbench or pgbench-backup (held
 # out) at K = 32. Folding does not change the counts, so each form is
 # exactly a relabelling of what the kernel placed, copy by copy, before
 # the copies are laid side by side. G = 256 KiB is the model's erase
 # block on the 128 MiB device (1/512 of it, as at every K); G = 1 MiB is
 # what our nvmet states (SWS 32 KiB x SGS 32) and so what the kernel used
-# in the capture of patch 113. Each relabelled capture is replayed as
+# in the capture of patch 114. Each relabelled capture is replayed as
 # the "kernel" policy of tenants.sh: K = 1 to 32 copies, draws 1 and 2,
 # both GC destinations.
 set -euo pipefail
