@@ -4,7 +4,7 @@
 # block_rq_hints trace event (sector, length, class, hint, file stream ID,
 # device stream; discards too).
 #
-#   capture.sh OUT "N..." "WORKLOAD..." SCALE [APP_STREAMS] [FILES] [EXT4_BLOCK]
+#   capture.sh OUT "N..." "WORKLOAD..." SCALE [APP_STREAMS] [FILES] [EXT4_BLOCK] [PG_SECS]
 # FILES: the namespace's write_stream_files, id (the default) or rate,
 # set afresh for each workload once its file system is mounted, so that
 # the rate counts start with the trace.
@@ -17,6 +17,13 @@
 # traces captured before 2026-12-05 (night). The journal is 4 MiB with
 # either (mke2fs would give 4 KiB blocks 16 MiB here), so that only the
 # block size changes.
+# PG_SECS: how long pgbench runs in the pgbench workload, in seconds
+# (default 2 x SECS, below). At SCALE 4 (160 s) it writes the 128 MiB
+# device only 1.7 times over (fill and initialisation included); the
+# workloads with a backup or with swap write it about 3.5 and 7.6 times
+# over in that time and keep it (with a backup, 400 s filled the file system: the
+# database grows and each backup copies it whole). make bench keeps the
+# default: the longer run would take it past an hour.
 # writes OUT/<workload>-<N>.raw (trace_pipe lines of the nvme disk only).
 # The real applications (rocksdb*, dbench, pgbench*) run only with
 # APP_STREAMS streams (default 8), the count the placement goal is set
@@ -26,6 +33,8 @@ out=$1 streams=$2 workloads=$3 scale=${4:-1} app_streams=${5:-8}
 files=${6:-id}
 ext4_block=${7:-4096}
 case $ext4_block in 1024|4096) ;; *) echo "EXT4_BLOCK: 1024 or 4096"; exit 1 ;; esac
+pg_secs=${8:-}
+case $pg_secs in *[!0-9]*|0*) echo "PG_SECS: seconds, > 0"; exit 1 ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 T=/sys/kernel/tracing
@@ -140,8 +149,8 @@ pg_up() {	# a cluster in $mnt/pg, started, initialised for pgbench
 	runuser -u postgres -- pgbench -h /tmp -i -s 1 -q postgres \
 		>> "$log" 2>&1
 }
-pg_bench() {
-	runuser -u postgres -- pgbench -h /tmp -c 4 -T $(( 2 * secs )) \
+pg_bench() {	# [SECONDS]: how long (2 x SECS)
+	runuser -u postgres -- pgbench -h /tmp -c 4 -T ${1:-$(( 2 * secs ))} \
 		postgres >> "$out/$wl-$n.log" 2>&1
 }
 pg_down() {
@@ -152,7 +161,7 @@ pg_down() {
 wl_pgbench() {
 	local rc=0
 	pg_up || { pg_down; return 1; }
-	pg_bench || rc=1
+	pg_bench "$pg_secs" || rc=1
 	pg_down || rc=1
 	return $rc
 }

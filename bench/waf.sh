@@ -22,6 +22,8 @@
 # simulator's copy of the default table (files by ID), for comparison
 # on the same trace. EXT4_BLOCK: the block size of the ext4 file systems
 # the workloads run on, 4096 (the default) or 1024 (bench/capture.sh).
+# PG_SECS: how long the pgbench workload runs pgbench, in seconds
+# (default 2 x 20 x SCALE; bench/capture.sh).
 # Writes build/bench/waf.md (bench/waf-tables.sh) and build/bench/waf.tsv
 # (one row per workload, streams, policy, GC and model).
 set -euo pipefail
@@ -39,6 +41,8 @@ files=${FILES:-id}
 case $files in id|rate) ;; *) die "FILES: id or rate" ;; esac
 ext4_block=${EXT4_BLOCK:-4096}
 case $ext4_block in 1024|4096) ;; *) die "EXT4_BLOCK: 1024 or 4096" ;; esac
+pg_secs=${PG_SECS:-}
+case $pg_secs in *[!0-9]*|0*) die "PG_SECS: seconds, > 0" ;; esac
 # The real applications are captured with this many streams only (their
 # capture at every count took the run past an hour); capture.sh skips
 # them otherwise, and so does the replay below.
@@ -70,6 +74,7 @@ if [ "${REUSE_TRACES:-0}" != 1 ]; then
 	"$ROOT/scripts/vm.sh" --out "$out/vm-waf" --timeout 4200 --mem 3072 -- \
 		"$ROOT/bench/capture.sh" /mnt/results/traces "$streams" \
 		"$workloads" "$scale" "$app_streams" "$files" "$ext4_block" \
+		"$pg_secs" \
 		> "$out/capture.log" 2>&1 ||
 		die "capture failed; see $out/vm-waf/console.log"
 	mkdir -p "$traces"
