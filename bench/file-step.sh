@@ -23,12 +23,8 @@ set -euo pipefail
 . "$(dirname "$0")/replay-lib.sh"
 
 n=${STREAMS:-8}
-seeds=${SEEDS:-2}
-[ "$seeds" -ge 1 ] 2>/dev/null || die "SEEDS: a number of draws, at least 1"
-tenants=${TENANTS:-1 4 32}
-for k in $tenants; do
-	[[ $k =~ ^[1-9][0-9]*$ ]] || die "TENANTS: numbers of copies, at least 1 ('$k')"
-done
+replay_settings file-step 2
+replay_tenants "1 4 32"
 steps=${STEPS:-4 8 16 64}
 step_pols=
 for s in $steps; do
@@ -38,16 +34,6 @@ for s in $steps; do
 	fi
 	step_pols+="step-$s "
 done
-dest=${GC_DEST:-shared}
-traces=${TRACES:-$BUILD/bench/traces}
-out=$BUILD/bench
-mkdir -p "$out"
-op=${OP:-0.07}	# as bench/waf.sh
-case $dest in
-shared) name=file-step ;;
-per-stream) name="file-step-per-stream" ;;
-*) die "GC_DEST: shared or per-stream" ;;
-esac
 tsv=$out/$name.tsv
 rivals="single lifetime fstream autostream"
 

@@ -20,8 +20,9 @@
 # and prints its wall time.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/replay-lib.sh"
 
-workloads=${WORKLOADS:-mixed mixed-nohints varmail dbwal bgcopy swap rocksdb rocksdb-nodiscard rocksdb-xfs dbench pgbench pgbench-backup pgbench-swap}
+workloads=${WORKLOADS:-$workloads_tuned $workloads_held_out}
 start=$(date +%s)
 
 STREAMS=8 FILES=rate LARGE=0 CB_STREAMS=0 PG_SECS=${PG_SECS:-480} \

@@ -1,7 +1,47 @@
 # shellcheck shell=bash
-# Sourced by bench/waf.sh, file-policies.sh, half-life.sh, spread.sh and
-# tenants.sh: the small model they share and how a trace's replay is
-# warmed up, so that all count write amplification from the same point.
+# Sourced by bench/waf.sh, file-policies.sh, file-step.sh, half-life.sh,
+# headline.sh, spread.sh and tenants.sh: the workloads, the small model
+# they share and how a trace's replay is warmed up, so that all count
+# write amplification from the same point.
+
+# The workloads bench/waf.sh captures unless told, and the two held out
+# from the design of write_stream_files "rate": no rule was tuned on them
+# (bench/headline.sh captures both lists).
+workloads_tuned="mixed mixed-nohints varmail dbwal bgcopy swap rocksdb rocksdb-nodiscard rocksdb-xfs dbench pgbench"
+workloads_held_out="pgbench-backup pgbench-swap"
+
+# The settings the replays of a capture share, from the environment:
+# seeds (SEEDS draws, default DEFAULT), dest (GC_DEST: shared, the
+# default, or per-stream), name (BASE, or BASE-per-stream for the output
+# files), traces (TRACES), out (where the output files go) and op (OP).
+replay_settings() {	# BASE DEFAULT
+	seeds=${SEEDS:-$2}
+	[ "$seeds" -ge 1 ] 2>/dev/null ||
+		die "SEEDS: a number of draws, at least 1"
+	dest=${GC_DEST:-shared}
+	case $dest in
+	shared) name=$1 ;;
+	per-stream) name=$1-per-stream ;;
+	*) die "GC_DEST: shared or per-stream" ;;
+	esac
+	traces=${TRACES:-$BUILD/bench/traces}
+	out=$BUILD/bench
+	mkdir -p "$out"
+	op=${OP:-0.07}	# as bench/waf.sh
+}
+
+# TENANTS, or DEFAULT: numbers of copies, each at least 1 and given once.
+replay_tenants() {	# DEFAULT
+	local k seen=" "
+
+	tenants=${TENANTS:-$1}
+	for k in $tenants; do
+		[[ $k =~ ^[1-9][0-9]*$ ]] ||
+			die "TENANTS: numbers of copies, at least 1 ('$k')"
+		[[ $seen != *" $k "* ]] || die "TENANTS: $k twice"
+		seen+="$k "
+	done
+}
 
 # The file system's size in 4 KiB pages: the logical space of the small
 # model (and of each copy in the large one).

@@ -24,20 +24,9 @@ set -euo pipefail
 . "$(dirname "$0")/replay-lib.sh"
 
 n=${STREAMS:-8}
-seeds=${SEEDS:-8}
-[ "$seeds" -ge 1 ] 2>/dev/null || die "SEEDS: a number of draws, at least 1"
-dest=${GC_DEST:-shared}
-traces=${TRACES:-$BUILD/bench/traces}
-out=$BUILD/bench
-mkdir -p "$out"
-op=${OP:-0.07}	# as bench/waf.sh
+replay_settings spread 8
 k=32			# bench/waf.sh's large model: 32 copies, 8 MiB blocks
 block_pages=2048
-case $dest in
-shared) name=spread ;;
-per-stream) name=spread-per-stream ;;
-*) die "GC_DEST: shared or per-stream" ;;
-esac
 tsv=$out/$name.tsv
 # id: the folding by file ID with each copy's IDs its own, next to the
 # kernel's streams as captured (with FILES=rate: by rate).

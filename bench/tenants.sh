@@ -27,25 +27,8 @@ set -euo pipefail
 . "$(dirname "$0")/replay-lib.sh"
 
 n=${STREAMS:-8}
-seeds=${SEEDS:-1}
-[ "$seeds" -ge 1 ] 2>/dev/null || die "SEEDS: a number of draws, at least 1"
-tenants=${TENANTS:-1 2 4 8 16 32}
-seen=" "
-for k in $tenants; do
-	[[ $k =~ ^[1-9][0-9]*$ ]] || die "TENANTS: numbers of copies, at least 1 ('$k')"
-	[[ $seen != *" $k "* ]] || die "TENANTS: $k twice"
-	seen+="$k "
-done
-dest=${GC_DEST:-shared}
-traces=${TRACES:-$BUILD/bench/traces}
-out=$BUILD/bench
-mkdir -p "$out"
-op=${OP:-0.07}	# as bench/waf.sh
-case $dest in
-shared) name=tenants ;;
-per-stream) name="tenants-per-stream" ;;
-*) die "GC_DEST: shared or per-stream" ;;
-esac
+replay_settings tenants 1
+replay_tenants "1 2 4 8 16 32"
 tsv=$out/$name.tsv
 policies="single lifetime fstream autostream kernel oracle"
 
