@@ -21,9 +21,9 @@
 # (default 2 x SECS, below). At SCALE 4 (160 s) it writes the 128 MiB
 # device only 1.7 times over (fill and initialisation included); the
 # workloads with a backup or with swap write it about 3.5 and 7.6 times
-# over in that time and keep it (with a backup, 400 s filled the file system: the
-# database grows and each backup copies it whole). make bench keeps the
-# default: the longer run would take it past an hour.
+# over in that time and keep it (with a backup, 400 s filled the file
+# system: the database grows and each backup copies it whole). make bench
+# keeps the default: the longer run would take it past an hour.
 # writes OUT/<workload>-<N>.raw (trace_pipe lines of the nvme disk only).
 # The real applications (rocksdb*, dbench, pgbench*) run only with
 # APP_STREAMS streams (default 8), the count the placement goal is set

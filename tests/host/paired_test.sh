@@ -26,16 +26,24 @@ table() {
 	done
 }
 
+# The table on standard input written to FILE and given to paired.sh:
+# its whole output in $out, and in $cell the series-minus-best-rival
+# cell of WORKLOAD's row.
+run_table() {	# FILE WORKLOAD
+	table > "$1"
+	out=$("$paired" "$1" 2>&1)
+	cell=$(awk -F'|' -v wl=" $2 " '$3 == wl { print $6 }' <<<"$out")
+}
+
 echo "1..5"
 
 # Three draws, series minus AutoStream -0.01, -0.02 and 0: mean -0.01,
 # sd 0.01, t = -0.01 / (0.01 / sqrt(3)) = -1.73.
-table > "$tmp/t.tsv" <<'EOF2'
+run_table "$tmp/t.tsv" w <<'EOF2'
 w 4 1 1.00 1.01
 w 4 2 1.01 1.03
 w 4 3 1.02 1.02
 EOF2
-out=$("$paired" "$tmp/t.tsv" 2>&1)
 want='| t | w | 4 | 3 | -0.0100 (0.0100, t -1.7) | -0.0900 (0.0100, t -15.6) | -0.0900 (0.0100, t -15.6) | -0.0900 (0.0100, t -15.6) | -0.0100 (0.0100, t -1.7) |'
 grep -qxF -- "$want" <<<"$out"
 result mean_sd_and_t_against_the_best_rival_per_draw $((! $?)) "$out"
@@ -43,21 +51,17 @@ result mean_sd_and_t_against_the_best_rival_per_draw $((! $?)) "$out"
 # The best rival is taken per draw: AutoStream on draw 1, one stream
 # (at 1.1) on draw 2, where AutoStream is at 1.2; the series is 0.01
 # behind the best on each.
-table > "$tmp/b.tsv" <<'EOF2'
+run_table "$tmp/b.tsv" v <<'EOF2'
 v 8 1 1.05 1.04
 v 8 2 1.11 1.20
 EOF2
-out=$("$paired" "$tmp/b.tsv" 2>&1)
-cell=$(awk -F'|' '$3 == " v " { print $6 }' <<<"$out")
 [ "$cell" = " +0.0100 (sd 0) " ]
 result the_best_rival_is_chosen_on_each_draw $((! $?)) "$out"
 
 # One draw: the difference alone, no spread.
-table > "$tmp/o.tsv" <<'EOF2'
+run_table "$tmp/o.tsv" x <<'EOF2'
 x 1 1 1.02 1.00
 EOF2
-out=$("$paired" "$tmp/o.tsv" 2>&1)
-cell=$(awk -F'|' '$3 == " x " { print $6 }' <<<"$out")
 [ "$cell" = " +0.0200 " ]
 result one_draw_gives_the_difference_alone $((! $?)) "$out"
 
