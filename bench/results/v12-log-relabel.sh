@@ -19,7 +19,13 @@
 # So this approximates a capture of the series with the patch; a capture
 # of it is the measurement.
 #
-#   bench/results/v12-log-relabel.sh TRACES OUT
+# UNDO=1 goes the other way, on a capture of the 117 patches: such a
+# write on the last stream (8) goes back to the first files stream (5),
+# about where rate put it without the rule (it may have been on 6), for
+# bench/results/v12-{headline,pgc2}-undo-8draws.tsv (shared GC
+# destination; their K = 8 to 32 rows for the second).
+#
+#   [UNDO=1] bench/results/v12-log-relabel.sh TRACES OUT
 # TRACES: a capture (the pgbench*-8.replay and .fill.trace in it); OUT: a
 # directory for the relabelled traces and bench/tenants.sh's tables (K =
 # 1 to 32, 8 draws, shared and per-stream GC destinations).
@@ -32,14 +38,16 @@ for replay in "$traces"/pgbench*-8.replay; do
 	w=$(basename "$replay" -8.replay)
 	workloads+="$w "
 	cp "$traces/$w-8.fill.trace" "$out/traces/"
-	awk '
+	awk -v undo="${UNDO:-0}" '
 	$1 != "W" || $7 < 5 { print; next }
 	{
 		f = $6; s = $2; e = $2 + $3
 		log_completes = (f in end) && s < end[f] && s + 64 >= end[f] &&
 			e > end[f]
 		end[f] = e
-		if (log_completes && ($7 == 5 || $7 == 6))
+		if (undo && log_completes && $7 == 8)
+			$7 = 5
+		else if (!undo && log_completes && ($7 == 5 || $7 == 6))
 			$7 = 8
 		print
 	}' "$replay" > "$out/traces/$w-8.replay"
