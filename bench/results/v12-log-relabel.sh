@@ -25,7 +25,14 @@
 # bench/results/v12-{headline,pgc2}-undo-8draws.tsv (shared GC
 # destination; their K = 8 to 32 rows for the second).
 #
-#   [UNDO=1] bench/results/v12-log-relabel.sh TRACES OUT
+# SPLIT=1, on a capture of the 117 patches, does what patch 118 does: such
+# a write on the last stream is split where its file's previous write
+# ended; the front stays there, the rest goes to the stream of the file's
+# previous write that was not such a one (where rate put its rewrites;
+# the first files stream, 5, if there was none), for
+# bench/results/v13-split-relabel-*.{tsv,md}.
+#
+#   [UNDO=1 | SPLIT=1] bench/results/v12-log-relabel.sh TRACES OUT
 # TRACES: a capture (the pgbench*-8.replay and .fill.trace in it); OUT: a
 # directory for the relabelled traces and bench/tenants.sh's tables (K =
 # 1 to 32, 8 draws, shared and per-stream GC destinations).
@@ -38,16 +45,26 @@ for replay in "$traces"/pgbench*-8.replay; do
 	w=$(basename "$replay" -8.replay)
 	workloads+="$w "
 	cp "$traces/$w-8.fill.trace" "$out/traces/"
-	awk -v undo="${UNDO:-0}" '
+	awk -v undo="${UNDO:-0}" -v split_="${SPLIT:-0}" '
 	$1 != "W" || $7 < 5 { print; next }
 	{
 		f = $6; s = $2; e = $2 + $3
 		log_completes = (f in end) && s < end[f] && s + 64 >= end[f] &&
 			e > end[f]
+		last = end[f]
 		end[f] = e
+		if (split_ && log_completes && $7 == 8) {
+			rest = (f in placed) ? placed[f] : 5
+			print "W", s, last - s, $4, $5, $6, 8
+			print "W", last, e - last, $4, $5, $6, rest
+			next
+		}
+		if (!log_completes)
+			placed[f] = $7
 		if (undo && log_completes && $7 == 8)
 			$7 = 5
-		else if (!undo && log_completes && ($7 == 5 || $7 == 6))
+		else if (!undo && !split_ && log_completes &&
+			 ($7 == 5 || $7 == 6))
 			$7 = 8
 		print
 	}' "$replay" > "$out/traces/$w-8.replay"
