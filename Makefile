@@ -5,7 +5,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: all run test deps tree kernel selftests export check check-bisect \
-	vm-shell bench bench-quick bench-headline bench-report bench-streams bench-profile \
+	vm-shell bench bench-quick bench-report bench-streams bench-profile \
 	clean help qemu test-qemu-fdp test-debug
 
 all: help
@@ -24,12 +24,9 @@ help:
 	@echo "make vm-shell CMD='...'  run a command in the test VM"
 	@echo "make bench         overhead (null_blk) and WAF benchmarks, report in build/bench"
 	@echo "make bench-quick   the same, small: minutes"
-	@echo "make bench-headline issue 15's table: rate against the causal rivals, 8 streams,"
-	@echo "                   13 workloads, 1 to 32 instances (about 40 min)"
 	@echo "make bench-report  the README's WAF tables and plots from bench/results/ (no VM)"
 	@echo "make bench-streams instructions per I/O with streams on, off and never (nvmet loop)"
-	@echo "make bench-profile instructions per I/O by function, base against series (QEMU 10 plugin);"
-	@echo "                   PROFILE=rate or derive: what rate or the derivation costs on nvmet with streams"
+	@echo "make bench-profile instructions per I/O by function, base against series (QEMU 10 plugin)"
 	@echo "make qemu          build QEMU 10 (FDP) from trixie's source into build/qemu, once"
 	@echo "make test-qemu-fdp the kernel against QEMU's own FDP device (TAP in build/qemu-fdp/out)"
 
@@ -79,9 +76,6 @@ bench-quick: kernel
 	@start=$$(date +%s); \
 	RUNTIME=2 $(S)/bench-overhead.sh 1 && STREAMS=8 bench/waf.sh 1 && bench/report.sh && \
 	echo "make bench-quick: wall time $$(( ($$(date +%s) - start) / 60 )) min $$(( ($$(date +%s) - start) % 60 )) s"
-
-bench-headline: kernel
-	@bench/headline.sh
 
 # The published tables, rebuilt from the committed raw table alone.
 bench-report:

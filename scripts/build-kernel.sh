@@ -20,6 +20,15 @@ for f in "${fragments[@]}"; do
 done
 [ -e "$TREE/.git" ] || die "no kernel tree: run 'make tree' first"
 mkdir -p "$OBJ"
+OBJ=$(cd "$OBJ" && pwd)	# make runs in $TREE: a relative O= would land there
+# FOR_TREE=1 (the unpatched base, an earlier patch): leave out the options
+# whose symbols the tree does not have yet.
+if [ "${FOR_TREE:-0}" = 1 ]; then
+	for i in "${!fragments[@]}"; do
+		fragment_for_tree "$TREE" "${fragments[$i]}" "$OBJ/.fragment.$i"
+		fragments[i]=$OBJ/.fragment.$i
+	done
+fi
 use_ccache
 JOBS=${JOBS:-$(($(nproc) + 1))}
 

@@ -6,7 +6,7 @@
 #  - every file the series adds is covered by the series' MAINTAINERS entry;
 #  - patches/ and the commits base..HEAD of build/linux are the same;
 #  - every patch file in patches/ is listed in series (and vice versa);
-#  - struct bio, struct request and struct kiocb are no bigger with the
+#  - struct bio, request, kiocb and inode are no bigger with the
 #    series than in the base (pahole, same config and compiler flags: needs
 #    the kernel built in build/obj).
 # With --bisect, also build every patch in turn (slow; see below).
@@ -31,7 +31,7 @@ result() {	# result OK|FAIL description [diagnostic file]
 
 mapfile -t files < <(series_files)
 echo "TAP version 13"
-echo "1..$(( ${#files[@]} * 2 + 6 + bisect * ${#files[@]} ))"
+echo "1..$(( ${#files[@]} * 2 + 7 + bisect * ${#files[@]} ))"
 tmp=$(mktemp -d)
 work=$tmp/wt
 trap 'git -C "$TREE" worktree remove --force "$work" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
@@ -87,9 +87,10 @@ else
 	result FAIL "every added file is in our MAINTAINERS entry" "$tmp/unmaintained"
 fi
 
-# struct bio and struct request are allocated for every I/O, and struct
-# kiocb for every read and write: the series must fit in their holes.
-for st in bio request kiocb; do
+# struct bio and struct request are allocated for every I/O, struct kiocb
+# for every read and write, struct inode for every file: the series must
+# fit in their holes.
+for st in bio request kiocb inode; do
 	if [ $layout_ok = 1 ] && [ $applied = 1 ] && [ ! -f "$tmp/series.sizes" ]; then
 		"$ROOT/scripts/struct-layout.sh" "$work" "$tmp/series" \
 			> "$tmp/layout-series.log" 2>&1 || layout_ok=0

@@ -1,7 +1,8 @@
 #!/bin/bash
-# Install what the project needs from Debian's archive (run as root).
-# Pins linux-source-6.12 to base.version; if the archive no longer has that
-# version, installs the newest 6.12 with a loud warning.
+# Install what the project needs from Debian's archive (run as root), and
+# fetch the base kernel's source: linux-source-7.3 at base.version, from
+# trixie-backports through a private apt list (the system keeps bookworm's
+# sources), unpacked with dpkg -x, never installed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -10,9 +11,6 @@ PKGS=(
 	xz-utils rsync git python3 python3-ply python3-git
 	qemu-system-x86 fio nvme-cli sg3-utils
 	e2fsprogs xfsprogs btrfs-progs f2fs-tools mdadm dmsetup util-linux fdisk
-	gnuplot-nox	# the benchmark report's plots (make bench)
-	# real applications captured by make bench (bench/capture.sh)
-	dbench rocksdb-tools postgresql-15
 	dwarves		# pahole: make check compares struct layouts
 	# scripts/qemu.sh: QEMU 10 (FDP) built from trixie's source package
 	dpkg-dev ninja-build pkg-config bzip2 python3-venv
@@ -26,17 +24,37 @@ for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing+=("$p")
 done
-have=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || true)
-[ ${#missing[@]} = 0 ] && [ "$have" = "$want" ] && exit 0
+have=$(cat "$SRC_CACHE/$SRC_PKG.version" 2>/dev/null || true)
+[ ${#missing[@]} = 0 ] && [ "$have" = "$want" ] && [ -f "$SRC_TARBALL" ] && exit 0
 
-[ "$(id -u)" = 0 ] || die "missing packages (${missing[*]} linux-source-6.12): run as root"
+[ "$(id -u)" = 0 ] || die "missing packages (${missing[*]} $SRC_PKG): run as root"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-if [ "$have" != "$want" ]; then
-	if ! apt-get install -y -q --allow-downgrades "linux-source-6.12=$want"; then
-		echo "WARNING: linux-source-6.12 $want is gone from the archive;" \
-			"installing the newest 6.12.y. The series may not apply." >&2
-		apt-get install -y -q linux-source-6.12
-	fi
+if [ ${#missing[@]} != 0 ]; then
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-[ ${#missing[@]} = 0 ] || apt-get install -y -q --no-install-recommends "${missing[@]}"
+
+if [ "$have" != "$want" ] || [ ! -f "$SRC_TARBALL" ]; then
+	apt_dir=$SRC_CACHE/apt
+	mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial"
+	url=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+	url=${url:-http://deb.debian.org/debian}
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $url trixie-backports main" \
+		> "$apt_dir/sources.list"
+	opts=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o Dir::Etc::sourceparts=/dev/null
+	      -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache::Archives=$apt_dir/archives"
+	      -o APT::Sandbox::User=root)
+	apt-get "${opts[@]}" update -q
+	rm -f "$apt_dir"/*.deb
+	if ! (cd "$apt_dir" && apt-get "${opts[@]}" download "$SRC_PKG=$want"); then
+		echo "WARNING: $SRC_PKG $want is gone from the archive;" \
+			"fetching the newest. The series may not apply." >&2
+		(cd "$apt_dir" && apt-get "${opts[@]}" download "$SRC_PKG")
+	fi
+	deb=$(ls "$apt_dir"/"$SRC_PKG"_*.deb)
+	rm -rf "$SRC_CACHE/$SRC_PKG"
+	dpkg -x "$deb" "$SRC_CACHE/$SRC_PKG"
+	dpkg-deb -f "$deb" Version > "$SRC_CACHE/$SRC_PKG.version"
+	rm -f "$deb"
+fi
+[ -f "$SRC_TARBALL" ] || die "$SRC_TARBALL missing after unpacking $SRC_PKG"

@@ -33,9 +33,11 @@ result() {	# result 0|1 DESCRIPTION: the diagnostics, if any, came before
 echo "TAP version 13"
 echo "1..$((${#parts[@]} + 1))"
 
-# setup_log_buf() says "log_buf_len: N bytes" (after "printk: " in 6.12)
-# when log_buf_len= took effect.
-size=$(sed -n 's/^\(printk: \)\{0,1\}log_buf_len: \([0-9]*\) bytes$/\2/p' "$dir/dmesg-boot.log" 2>/dev/null | tail -n 1)
+# setup_log_buf() says when log_buf_len= took effect: "printk: log buffer
+# data + meta data: N + M = T bytes" in 7.3 ("log_buf_len: N bytes" before).
+size=$(sed -n -e 's/^\(printk: \)\{0,1\}log_buf_len: \([0-9]*\) bytes$/\2/p' \
+	-e 's/^printk: log buffer data + meta data: \([0-9]*\) + .*$/\1/p' \
+	"$dir/dmesg-boot.log" 2>/dev/null | tail -n 1)
 if [ -n "$size" ] && [ "$size" -ge "$want" ]; then
 	result 0 "kernel log buffer holds at least $((want >> 20)) MiB"
 else

@@ -7,7 +7,11 @@ TREE=${TREE:-$BUILD/linux}	# git tree: tag "base" + the series as commits
 OBJ=${OBJ:-$BUILD/obj}		# out-of-tree kernel build directory
 SELFTESTS=${SELFTESTS:-$BUILD/selftests}	# built kselftests: SELFTESTS/streams
 PATCHES=$ROOT/patches
-SRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
+# Debian's linux-source-7.3 (trixie-backports), fetched and unpacked by
+# scripts/deps.sh; never installed, so the system's sources stay bookworm's.
+SRC_PKG=linux-source-7.3
+SRC_CACHE=${SRC_CACHE:-/var/cache/io-hints}
+SRC_TARBALL=$SRC_CACHE/$SRC_PKG/usr/src/$SRC_PKG.tar.xz
 IDENT="I/O Hints Project <io-hints@example.org>"
 
 log() { printf '==> %s\n' "$*" >&2; }

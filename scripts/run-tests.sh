@@ -19,7 +19,7 @@
 #   GUEST_ONLY=1     skip 1. and 2.; the manifest check then leaves out the
 #                    suites of the series check and the host tests
 #   VM_TIMEOUT, VM_ARGS   vm.sh's time limit, more vm.sh options
-#   SELFTEST_TIMEOUT      the guest's limit per kselftest binary (300 s)
+#   SELFTEST_TIMEOUT      the guest's limit per kselftest binary (900 s)
 # If OBJ's kernel has KASAN, lockdep or debugobjects, a 6th check
 # (scripts/debug-kernel-check.sh) asserts that the boot log shows them on.
 set -uo pipefail
@@ -46,7 +46,7 @@ guest=("$ROOT/scripts/guest/run-selftests.sh" "$SELFTESTS/streams" /mnt/results/
 [ -z "${SELFTEST_TIMEOUT:-}" ] || guest=(env SELFTEST_TIMEOUT="$SELFTEST_TIMEOUT" "${guest[@]}")
 read -ra vm_args <<<"${VM_ARGS:-}"
 log "guest tests (kselftests + KUnit), console log: $res/vm/console.log"
-"$ROOT/scripts/vm.sh" --out "$res/vm" --timeout "${VM_TIMEOUT:-1200}" "${vm_args[@]}" -- \
+"$ROOT/scripts/vm.sh" --out "$res/vm" --timeout "${VM_TIMEOUT:-2700}" "${vm_args[@]}" -- \
 	"${guest[@]}" > "$res/vm.log" 2>&1
 vm_rc=$?
 

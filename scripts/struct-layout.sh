@@ -12,7 +12,7 @@ set -euo pipefail
 
 src=$(cd "$1" && pwd)
 out=$2
-STRUCTS=(bio request kiocb)
+STRUCTS=(bio request kiocb inode)
 
 cmdfile=$OBJ/block/.bio.o.cmd
 [ -f "$cmdfile" ] || die "no $cmdfile: build the kernel first (make kernel)"

@@ -9,10 +9,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 want_version=$(cat "$ROOT/base.version")
-have_version=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || true)
+have_version=$(cat "$SRC_CACHE/$SRC_PKG.version" 2>/dev/null || true)
 [ -f "$SRC_TARBALL" ] || die "$SRC_TARBALL missing: run 'make deps' first"
 if [ "$have_version" != "$want_version" ]; then
-	printf 'WARNING: series is made against linux-source-6.12 %s, building on %s\n' \
+	printf 'WARNING: series is made against %s %s, building on %s\n' "$SRC_PKG" \
 		"$want_version" "$have_version" >&2
 fi
 
@@ -41,7 +41,7 @@ make_base() {
 	git add -f -A
 	# Fixed dates: the base commit is the same object on every machine.
 	GIT_AUTHOR_DATE='2025-01-01T00:00:00Z' GIT_COMMITTER_DATE='2025-01-01T00:00:00Z' \
-		git commit -q -m "Linux $have_version (Debian linux-source-6.12)"
+		git commit -q -m "Linux $have_version (Debian $SRC_PKG)"
 	git tag base
 	echo "$have_version" > .git/base-version
 }

@@ -13,7 +13,7 @@
 # warning came in) and the buffer never has to hold the whole run.
 set -u
 dir=$1 out=$2
-limit=${SELFTEST_TIMEOUT:-300}
+limit=${SELFTEST_TIMEOUT:-900}
 mkdir -p "$out"
 
 # KUnit ran at boot: take its KTAP now, before the tests fill the log.
