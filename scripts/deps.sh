@@ -11,6 +11,9 @@ PKGS=(
 	xz-utils rsync git python3 python3-ply python3-git
 	qemu-system-x86 fio nvme-cli sg3-utils
 	e2fsprogs xfsprogs btrfs-progs f2fs-tools mdadm dmsetup util-linux fdisk
+	gnuplot-nox	# the benchmark report's plots (make bench)
+	# real applications captured by make bench (bench/capture.sh)
+	dbench rocksdb-tools postgresql-15
 	dwarves		# pahole: make check compares struct layouts
 	# scripts/qemu.sh: QEMU 10 (FDP) built from trixie's source package
 	dpkg-dev ninja-build pkg-config bzip2 python3-venv
