@@ -10,8 +10,9 @@
 # skips that are allowed, "SUITE<TAB>TEST<TAB>REASON". Not ok: a listed
 # suite that did not report, a listed test that did not report (a suite
 # that ran fewer tests than listed), a test reported twice, a skip (also
-# XFAIL, TODO, a plan 1..0) that the allowlist does not name, and a test or
-# suite that the manifest does not list, so that new tests get listed
+# XFAIL, TODO) that the allowlist does not name, and a test or suite that
+# the manifest does not list, also one whose file failed as a whole (no
+# output, a plan 1..0), so that new tests get listed
 # (scripts/manifest-update.sh regenerates the manifest from a good run).
 # Failures themselves are tap-summary.sh's to count; this only adds to them.
 # Exit status: 0 if nothing is wrong.

@@ -8,13 +8,24 @@
 # suite.case.param).
 # SKIP, XFAIL and TODO are reported as SKIP with the directive kept, so
 # that the manifest check can hold each one against the skip allowlist;
-# XPASS, TIMEOUT and ERROR are failures.
+# XPASS, TIMEOUT and ERROR are failures, as is a plan 1..0 (a suite that
+# tested nothing).
 function indent(s) { match(s, /^ */); return RLENGTH }
+# A failure shows the test's own lines: kselftest_harness's from its
+# "#  RUN" on, else those since the previous result, its stderr among them
+# (the runners write both streams to the file). A long one shows its head,
+# where the test set up, and its tail, where it failed.
 function report(kind, what, i) {
 	print kind " " what
-	if (kind == "FAIL")
-		for (i = 0; i < ndiag; i++)
-			print "      " diag[i]
+	if (kind != "FAIL")
+		return
+	for (i = 0; i < ndiag; i++) {
+		if (ndiag > 200 && i == 50) {
+			print "      [... " ndiag - 200 " lines left out, see " FILENAME " ...]"
+			i = ndiag - 150
+		}
+		print "      " diag[i]
+	}
 }
 function whole(kind, note) {
 	print kind " " suite " # " note
@@ -115,7 +126,8 @@ body ~ /^(not )?ok( |$)/ {
 	ndiag = 0
 	next
 }
-body ~ /^#/ && ndiag < 40 { diag[ndiag++] = body }
+body ~ /^# +RUN / { ndiag = 0 }
+{ diag[ndiag++] = body }
 END {
 	for (e in opened)
 		if (e + 0 > 0 && (nres[e] > 0 || (e in sname))) {
@@ -127,8 +139,8 @@ END {
 		whole("FAIL", "no test result in its output")
 	else if (!(0 in plan))
 		whole("FAIL", "no plan (1..N) in its output")
-	else if (plan[0] == 0 && nres[0] == 0)
-		whole("SKIP", "plan 1..0" (planwhy != "" ? ": " planwhy : ""))
+	else if (plan[0] == 0 && nres[0] == 0)	# tested nothing: never a pass
+		whole("FAIL", "plan 1..0" (planwhy != "" ? ": " planwhy : ""))
 	else if (plan[0] != nres[0])
 		whole("FAIL", "planned " plan[0] " tests, reported " nres[0])
 	# 4 is KSFT_SKIP (ksft_exit_skip): the skip itself was reported above.

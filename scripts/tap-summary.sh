@@ -11,11 +11,11 @@
 # A file's suite name is its base name without extension. A file NAME.tap
 # may have a sidecar NAME.rc with the program's exit status. Each of these
 # counts as a failure, so that a run that tested nothing is never green:
-# an empty or missing file, a missing plan (1..N) or one that does not
-# match the results (also a nested KTAP subtest's), a test number repeated
-# or out of order, "Bail out!", a non-zero exit status with no failing
-# test to explain it, XPASS/TIMEOUT/ERROR directives. XFAIL and TODO count
-# as skips, as does a plan 1..0.
+# an empty or missing file, a plan 1..0, a missing plan (1..N) or one that
+# does not match the results (also a nested KTAP subtest's), a test number
+# repeated or out of order, "Bail out!", a non-zero exit status with no
+# failing test to explain it, XPASS/TIMEOUT/ERROR directives. XFAIL and
+# TODO count as skips, as does a nested KTAP subtest that plans 1..0.
 # Exit status: 0 if something passed and nothing failed, 1 otherwise.
 set -u
 

@@ -25,7 +25,7 @@ check() {
 }
 
 echo "TAP version 13"
-echo "1..27"
+echo "1..30"
 check all_pass 0 "2 passed, 0 failed, 0 skipped" <<'EOF2'
 TAP version 13
 1..2
@@ -90,12 +90,18 @@ EOF2
 
 # What a run must not take for a pass (issue 14); each is a real TAP/KTAP
 # form that an earlier summary let through silently.
-check plan_1_0_is_a_skip 1 "0 passed, 0 failed, 1 skipped" "^SKIP plan_1_0_is_a_skip # plan 1..0: SKIP no disk" <<'EOF2'
+# A suite that tested nothing fails, whatever its reason or exit status.
+check plan_1_0_fails 1 "0 passed, 1 failed, 0 skipped" "^FAIL plan_1_0_fails # plan 1..0: SKIP no disk" <<'EOF2'
 TAP version 13
 1..0 # SKIP no disk
 EOF2
-RC=4 check ksft_exit_skip_status_is_the_skip 1 "0 passed, 0 failed, 1 skipped" <<'EOF2'
+RC=4 check plan_1_0_with_ksft_skip_status_fails_once 1 "0 passed, 1 failed, 0 skipped" "^FAIL plan_1_0_with_ksft_skip_status_fails_once # plan 1..0" <<'EOF2'
 1..0 # SKIP no disk
+EOF2
+RC=4 check ksft_skip_status_with_its_skips_is_no_failure 0 "1 passed, 0 failed, 1 skipped" <<'EOF2'
+1..2
+ok 1 a
+ok 2 b # SKIP no disk
 EOF2
 check xfail_is_a_skip_not_a_pass 0 "1 passed, 0 failed, 1 skipped" "^SKIP xfail_is_a_skip_not_a_pass: b # XFAIL known bug" <<'EOF2'
 1..2
@@ -199,4 +205,42 @@ KTAP version 1
     ok 2 case_2 # SKIP no device
 ok 1 suite_a
 EOF2
+
+# A failing kselftest_harness test shows its own lines, from its "#  RUN"
+# to its "not ok", stderr (no "#") among them; nothing of the test before.
+cat > "$tmp/own.tap" <<'EOF2'
+TAP version 13
+1..2
+# Starting 2 tests from 1 test cases.
+#  RUN           f.a ...
+output of a
+#            OK  f.a
+ok 1 f.a
+#  RUN           f.b ...
+mkfs: stderr of b
+# t.c:10:b:Expected 3 (3) == n (0)
+#          FAIL  f.b
+not ok 2 f.b
+# Totals: pass:1 fail:1
+EOF2
+out=$("$summary" "$tmp/own.tap" 2>&1)
+want='FAIL own: f.b
+      #  RUN           f.b ...
+      mkfs: stderr of b
+      # t.c:10:b:Expected 3 (3) == n (0)
+      #          FAIL  f.b
+PASS own: f.a'
+# The summary lists failures as they come; compare the failure's block.
+got=$(grep -A 4 '^FAIL own: f.b$' <<<"$out"; grep '^PASS' <<<"$out")
+[ "$got" = "$want" ] && ! grep -q 'output of a\|Starting\|Totals' <<<"$out"
+result a_failure_shows_its_own_lines_and_stderr $((! $?)) "$out"
+
+# A long one: its first 50 and last 150 lines, and how many were left out.
+{ echo 1..1; echo '#  RUN f.long ...'; seq 1 299; echo 'not ok 1 f.long'; } > "$tmp/long.tap"
+out=$("$summary" "$tmp/long.tap" 2>&1)
+[ "$(grep -c '^      ' <<<"$out")" = 201 ] && grep -q '^      49$' <<<"$out" &&
+	grep -q '^      \[\.\.\. 100 lines left out, see .*long.tap' <<<"$out" &&
+	grep -q '^      150$' <<<"$out" && ! grep -q '^      149$' <<<"$out" &&
+	grep -q '^      299$' <<<"$out"
+result a_long_failure_shows_head_and_tail $((! $?)) "$out"
 [ $fails = 0 ]
