@@ -1,8 +1,9 @@
 # Hold a run's result lines (tap-summary.sh's) against what it should have
 # reported; print TAP with one "not ok" per thing wrong (manifest-check.sh).
 # Inputs, in order; part= is set on the command line before each:
-#   manifest  SUITE<TAB>TEST; a TEST ending in "*" stands for one or more
-#             tests whose names begin with what precedes the "*"
+#   manifest  SUITE<TAB>TEST, or SUITE<TAB>PREFIX*<TAB>COUNT: exactly COUNT
+#             tests whose names begin with PREFIX; COUNT "patches" is the
+#             number of patches in patches/series (variable npatches)
 #   allow     SUITE<TAB>TEST<TAB>REASON
 #   results   PASS|FAIL|SKIP SUITE: TEST[ # note], or FAIL SUITE # note for
 #             a whole file (tap-summary.awk fails a plan 1..0)
@@ -19,16 +20,25 @@ function listed_as(s, t, i) {	# the manifest entry covering s/t, or ""
 BEGIN { FS = "\t"; n = 0; nsuites = 0; nent = 0; nres = 0 }
 part != "results" && /^[ \t]*(#|$)/ { next }
 part == "manifest" {
-	if (NF != 2 || $1 == "" || $2 == "") {
-		bad("", mname ":" FNR ": not SUITE<TAB>TEST: " $0); next
+	# A prefix without a count would let a run lose all but one of its
+	# tests; a count on a plain name means nothing.
+	if (NF < 2 || NF > 3 || $1 == "" || $2 == "" || ($2 ~ /\*$/) != (NF == 3) ||
+	    (NF == 3 && $3 !~ /^([1-9][0-9]*|patches)$/)) {
+		bad("", mname ":" FNR ": not SUITE<TAB>TEST or SUITE<TAB>PREFIX*<TAB>COUNT: " $0); next
+	}
+	if ($3 == "patches" && npatches !~ /^[1-9][0-9]*$/) {
+		bad("", mname ":" FNR ": count \"patches\", but " sname " lists none"); next
 	}
 	if (($1, $2) in listed) { bad("", mname ":" FNR ": listed twice: " $1 ": " $2); next }
 	listed[$1, $2] = 1
 	if (!($1 in nlisted)) { suites[++nsuites] = $1; nlisted[$1] = 0; npat[$1] = 0 }
 	nlisted[$1]++
 	ent_s[++nent] = $1; ent_t[nent] = $2
-	if ($2 ~ /\*$/)
+	if ($2 ~ /\*$/) {
 		pat[$1, ++npat[$1]] = substr($2, 1, length($2) - 1)
+		count[$1, $2] = $3 == "patches" ? npatches : $3
+		why[$1, $2] = $3 == "patches" ? " (the patches in " sname ")" : ""
+	}
 	next
 }
 part == "allow" {
@@ -82,11 +92,13 @@ END {
 	# What the manifest expects of each suite.
 	for (i = 1; i <= nent; i++) {
 		s = ent_s[i]; t = ent_t[i]
-		want[s] += (t ~ /\*$/ && hits[s, t] > 1) ? hits[s, t] : 1
+		c = (s, t) in count ? count[s, t] : 1
+		want[s] += c
 		if (hits[s, t] + 0 == 0 && got[s])
 			bad(s, s ": " t ": listed in " mname ", did not report")
-		else
-			have[s] += hits[s, t]
+		else if (got[s] && hits[s, t] != c)
+			bad(s, s ": " t ": " hits[s, t] " reported, " mname " wants " c why[s, t])
+		have[s] += hits[s, t]
 	}
 	for (k = 1; k <= nprob[""]; k++)
 		out(0, prob["", k])
@@ -97,7 +109,7 @@ END {
 		if (!got[s])
 			out(0, s ": did not report at all (" want[s] " tests listed in " mname ")")
 		else
-			out(have[s] >= want[s], s ": " have[s] " of " want[s] " listed tests reported")
+			out(have[s] == want[s], s ": " have[s] " of " want[s] " listed tests reported")
 	}
 	for (s in unknown) {
 		for (k = 1; k <= nprob[s]; k++)
