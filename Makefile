@@ -13,6 +13,7 @@ all: help
 help:
 	@echo "make run           build, boot, run the demonstration workload"
 	@echo "make test          build, boot, run every test; ends 'N passed, N failed'"
+	@echo "make test T=SUITE[:TEST]  only that kselftest (or kunit, qemu_fdp), or one test of it"
 	@echo "make test-debug    the guest tests on a KASAN + lockdep kernel (build/obj-debug)"
 	@echo "make deps          install the Debian packages the project needs"
 	@echo "make tree          create/refresh build/linux (base + patches/)"
@@ -47,7 +48,7 @@ run: kernel selftests
 	rc=$$?; cat build/vm/run/output.log; exit $$rc
 
 test: kernel selftests
-	@$(S)/run-tests.sh
+	@T='$(T)' $(S)/run-tests.sh
 
 # Builds its own kernel, selftests and results (build/*-debug).
 test-debug: tree
