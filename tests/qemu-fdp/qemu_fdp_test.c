@@ -31,12 +31,14 @@
  * placement handle s - 1; an io_uring write with sqe->write_stream = s
  * must use handle s - 1 and nothing else; a write without a stream must
  * use the handle of the stream that debugfs write_stream_map gives its
- * class or lifetime hint (swap-out included); the device without FDP
- * must have no streams and take every write. QEMU puts a write without a
- * directive on placement handle 0, where stream 1 (transaction) goes as
- * well: for that one class the nvme_setup_cmd trace shows that the
- * driver did send the directive. Output: TAP, one line per assertion;
- * exit status 0 only if every assertion passed.
+ * class or lifetime hint (swap-out included); files on xfs, written at
+ * once, must land each on one handle of the files range, the same one
+ * after a remount, and spread over at least three of them; the device
+ * without FDP must have no streams and take every write. QEMU puts a
+ * write without a directive on placement handle 0, where stream 1
+ * (transaction) goes as well: for that one class the nvme_setup_cmd
+ * trace shows that the driver did send the directive. Output: TAP, one
+ * line per assertion; exit status 0 only if every assertion passed.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -145,7 +147,9 @@ static const char map8[] =
 	"lifetime-short 5\nlifetime-medium 6\nlifetime-long 7\n"
 	"lifetime-extreme 8\nfiles 5-8\n";
 
-#define PLAN	(8 + 3 + (NR_RUH + 1) + NR_DERIVED + 1 + 2 + 2 + 5 + 1)
+#define NR_FILES_TESTS	8
+#define PLAN	(8 + 3 + (NR_RUH + 1) + NR_DERIVED + 1 + 2 + 2 + \
+		 NR_FILES_TESTS + 5 + 1)
 
 struct fdp_dev {
 	char disk[32];		/* nvmeXnY */
@@ -154,6 +158,7 @@ struct fdp_dev {
 	uint16_t endgid;	/* endurance group (LSI of the FDP logs) */
 	unsigned int lba;	/* logical block size */
 	unsigned int nr;	/* placement handles (RUH Status descriptors) */
+	uint64_t runs;		/* reclaim unit nominal size, bytes */
 	uint16_t pid[MAX_PIDS];
 	uint16_t ruhid[MAX_PIDS];
 };
@@ -512,6 +517,7 @@ static void device_reports(struct fdp_dev *d)
 		nrg = get32(desc + 4);
 		nruh = get16(desc + 8);
 		runs = get64(desc + 16);
+		d->runs = runs;
 	} else {
 		ok = false;
 	}
@@ -910,6 +916,420 @@ static void handle_zero(struct fdp_dev *d)
 	free(buf);
 }
 
+/*
+ * Part 9: files on a file system. NR_FILES files on xfs on the FDP
+ * namespace, written at once, land on at least min(3, width) of the
+ * placement handles of the files range, each file's writes all on one
+ * handle, the same one after umount and mount. The files range is the
+ * documented one for 8 streams (map8: streams 5-8), stream s on the
+ * placement handle s - 1 of RUH Status (as part 3 checks). xfs, because
+ * all it writes besides file data carries REQ_META (metadata class) or
+ * is its log (transaction class), so the handles of the files range take
+ * file data and nothing else; ext4 writes its checkpointed metadata back
+ * through the block device's own inode, a file like any other.
+ *
+ * The evidence is the device's: RUAMW per placement handle, in logical
+ * blocks. NVMe Base 2.1, 7.3 (I/O Management Receive, Reclaim Unit Handle
+ * Status descriptor): RUAMW is the number of logical blocks that may
+ * still be written to the reclaim unit the handle references, so a write
+ * of n blocks through the handle lowers it by n. 8.1.10 (Flexible Data
+ * Placement): a fully written reclaim unit is replaced by an empty one on
+ * the same handle, whose RUAMW starts at the reclaim unit size (RUNS of
+ * the FDP Configurations log page, in bytes). The FDP Statistics log
+ * page's Host Bytes with Metadata Written counts every byte the
+ * endurance group took, so the drops of all handles add up to it.
+ *
+ * The device counts per handle, not per file. A file's handle is read by
+ * overwriting it alone (pwrite, fsync; everything else synced before):
+ * exactly its blocks must show up on one handle of the files range and
+ * nothing on the others. Written at once (one process per file, released
+ * together, each writing and fsyncing its own file), each handle of the
+ * files range must have taken exactly the blocks of the files that land
+ * on it alone; the files have distinct sizes, so a file whose blocks went
+ * elsewhere shows unless other misplaced blocks balance it exactly. 16
+ * files hashed evenly into a range of 4 miss a third handle with a chance
+ * of about 1e-4 (6 * (2^16 - 2) / 4^16 + 4 / 4^16).
+ */
+#define FILES_MNT	"/tmp/qemu-fdp-files"
+#define NR_FILES	16
+#define FILE_UNIT	(64 << 10)	/* file i: (i + 1) units */
+#define FILE_SIZE(i)	((size_t)((i) + 1) * FILE_UNIT)
+#define FILE_CHUNK	(16 << 10)	/* per pwrite */
+
+struct files_state {
+	struct fdp_dev *d;
+	int first, last;	/* the files range, placement handles */
+	int mnt_fd;		/* the mount's root, for syncfs */
+	bool consistent;	/* every window: handles' drops = HBMW */
+	unsigned int windows;
+};
+
+/*
+ * Logical blocks placement handle @h took between @a and @b: the drop of
+ * its RUAMW, or, if it rose, the rest of the old reclaim unit plus what
+ * the new one took (8.1.10, above). A window writes less than a reclaim
+ * unit through any handle, so at most one replacement.
+ */
+static uint64_t handle_took(const struct fdp_dev *d, const struct snap *a,
+			    const struct snap *b, unsigned int h)
+{
+	if (b->ruamw[h] <= a->ruamw[h])
+		return a->ruamw[h] - b->ruamw[h];
+	return a->ruamw[h] + d->runs / d->lba - b->ruamw[h];
+}
+
+/* Everything on the device, then the first snapshot of a window. */
+static int window_start(struct files_state *fs, struct snap *a)
+{
+	sync();
+	if (syncfs(fs->mnt_fd)) {
+		ksft_print_msg("syncfs: %s\n", strerror(errno));
+		return -1;
+	}
+	if (take_snap(fs->d, a)) {
+		ksft_print_msg("RUH Status or FDP statistics failed\n");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The second snapshot: @took[h] = the blocks handle h took. Records
+ * whether they add up to the FDP statistics' host bytes written.
+ */
+static int window_end(struct files_state *fs, const struct snap *a,
+		      uint64_t *took)
+{
+	const struct fdp_dev *d = fs->d;
+	uint64_t sum = 0;
+	struct snap b;
+	unsigned int h;
+
+	if (syncfs(fs->mnt_fd)) {
+		ksft_print_msg("syncfs: %s\n", strerror(errno));
+		return -1;
+	}
+	if (take_snap(fs->d, &b)) {
+		ksft_print_msg("RUH Status or FDP statistics failed\n");
+		return -1;
+	}
+	for (h = 0; h < d->nr; h++) {
+		took[h] = handle_took(d, a, &b, h);
+		sum += took[h];
+	}
+	fs->windows++;
+	if (sum * d->lba != b.hbmw - a->hbmw) {
+		ksft_print_msg("window %u: handles took %" PRIu64
+			       " blocks, FDP statistics %" PRIu64 " bytes\n",
+			       fs->windows, sum, b.hbmw - a->hbmw);
+		fs->consistent = false;
+	}
+	return 0;
+}
+
+/* Write @len bytes of @fill to @path (created if @create), fsync, close. */
+static int write_whole_file(const char *path, size_t len, char fill,
+			    bool create)
+{
+	static char buf[FILE_CHUNK];
+	size_t off;
+	ssize_t n;
+	int fd;
+
+	memset(buf, fill, sizeof(buf));
+	fd = open(path, O_WRONLY | (create ? O_CREAT | O_TRUNC : 0), 0644);
+	if (fd < 0) {
+		ksft_print_msg("open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	for (off = 0; off < len; off += n) {
+		n = pwrite(fd, buf, sizeof(buf), off);
+		if (n != (ssize_t)sizeof(buf)) {
+			ksft_print_msg("pwrite %s at %zu: %zd (%s)\n", path,
+				       off, n, n < 0 ? strerror(errno) : "short");
+			close(fd);
+			return -1;
+		}
+	}
+	if (fsync(fd)) {
+		ksft_print_msg("fsync %s: %s\n", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (close(fd)) {
+		ksft_print_msg("close %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void file_path(char *path, size_t len, int i)
+{
+	snprintf(path, len, FILES_MNT "/f%02d", i);
+}
+
+/*
+ * All NR_FILES files written at once: one child per file, all released
+ * by closing a pipe, each writing and fsyncing its own file. @took: what
+ * each handle took meanwhile.
+ */
+static int files_at_once(struct files_state *fs, bool create, char fill,
+			 uint64_t *took)
+{
+	pid_t pids[NR_FILES];
+	int go[2], i, status, ret = 0;
+	struct snap a;
+	char path[64], c;
+
+	if (window_start(fs, &a))
+		return -1;
+	if (pipe(go)) {
+		ksft_print_msg("pipe: %s\n", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < NR_FILES; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0) {
+			ksft_print_msg("fork: %s\n", strerror(errno));
+			ret = -1;
+			break;
+		}
+		if (!pids[i]) {
+			close(go[1]);
+			if (read(go[0], &c, 1) != 0)
+				_exit(2);
+			file_path(path, sizeof(path), i);
+			_exit(write_whole_file(path, FILE_SIZE(i), fill,
+					       create) ? 1 : 0);
+		}
+	}
+	close(go[0]);
+	close(go[1]);		/* go */
+	while (--i >= 0) {
+		if (waitpid(pids[i], &status, 0) != pids[i] ||
+		    !WIFEXITED(status) || WEXITSTATUS(status)) {
+			ksft_print_msg("writer of file %d failed (status %#x)\n",
+				       i, status);
+			ret = -1;
+		}
+	}
+	if (ret)
+		return ret;
+	return window_end(fs, &a, took);
+}
+
+/*
+ * File @i overwritten alone: the placement handle of the files range that
+ * took exactly its blocks while no other handle of the range took any,
+ * or -1 (and says what the device saw); -2 if a call failed.
+ */
+static int file_alone(struct files_state *fs, int i, char fill)
+{
+	const struct fdp_dev *d = fs->d;
+	uint64_t took[MAX_PIDS], want = FILE_SIZE(i) / d->lba;
+	char path[64];
+	struct snap a;
+	int h, found = -1;
+
+	file_path(path, sizeof(path), i);
+	if (window_start(fs, &a) ||
+	    write_whole_file(path, FILE_SIZE(i), fill, false) ||
+	    window_end(fs, &a, took))
+		return -2;
+	for (h = fs->first; h <= fs->last; h++) {
+		if (!took[h])
+			continue;
+		if (took[h] == want && found < 0) {
+			found = h;
+			continue;
+		}
+		found = -1;
+		break;
+	}
+	if (found < 0) {
+		ksft_print_msg("%s alone (%" PRIu64 " blocks):", path, want);
+		for (h = 0; h < (int)d->nr; h++)
+			printf(" handle %d took %" PRIu64 "%s", h, took[h],
+			       h == (int)d->nr - 1 ? "\n" : ",");
+	}
+	return found;
+}
+
+/*
+ * Written at once (@took), each handle of the files range took exactly
+ * the blocks of the files that @handle puts on it alone.
+ */
+static bool at_once_matches(const struct files_state *fs,
+			    const uint64_t *took, const int *handle)
+{
+	const struct fdp_dev *d = fs->d;
+	bool ok = true;
+	int h, i;
+
+	for (h = fs->first; h <= fs->last; h++) {
+		uint64_t want = 0;
+
+		for (i = 0; i < NR_FILES; i++)
+			if (handle[i] == h)
+				want += FILE_SIZE(i) / d->lba;
+		ksft_print_msg("at once: handle %d took %" PRIu64
+			       " blocks, its files alone %" PRIu64 "\n",
+			       h, took[h], want);
+		if (took[h] != want)
+			ok = false;
+	}
+	return ok;
+}
+
+/* Every file alone: @handle[i]; whether each took one handle of the range. */
+static bool all_alone(struct files_state *fs, char fill, int *handle)
+{
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < NR_FILES; i++) {
+		handle[i] = file_alone(fs, i, fill);
+		if (handle[i] < 0)
+			ok = false;
+	}
+	return ok;
+}
+
+static int mount_files(const char *dev)
+{
+	if (syscall(SYS_mount, dev, FILES_MNT, "xfs", 0UL, NULL)) {
+		ksft_print_msg("mount %s on " FILES_MNT ": %s\n", dev,
+			       strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int umount_files(struct files_state *fs)
+{
+	if (fs->mnt_fd >= 0 && close(fs->mnt_fd))
+		ksft_print_msg("close " FILES_MNT ": %s\n", strerror(errno));
+	fs->mnt_fd = -1;
+	if (syscall(SYS_umount2, FILES_MNT, 0)) {
+		ksft_print_msg("umount " FILES_MNT ": %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int open_mnt(struct files_state *fs)
+{
+	fs->mnt_fd = open(FILES_MNT, O_RDONLY | O_DIRECTORY);
+	if (fs->mnt_fd < 0) {
+		ksft_print_msg("open " FILES_MNT ": %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void files_on_xfs(struct fdp_dev *d)
+{
+	struct files_state fs = { .d = d, .mnt_fd = -1, .consistent = true };
+	int before[NR_FILES], after[NR_FILES], i, want, distinct = 0;
+	uint64_t took[MAX_PIDS], took2[MAX_PIDS];
+	bool seen[MAX_PIDS] = { false };
+	bool set_up, alone_ok = false, after_ok, same = false, mounted = false;
+	char cmd[128], dev[64];
+	int first, last = 0, status;
+
+	/*
+	 * The files range of the documented layout for the NR_RUH handles
+	 * the device reports (not the host's debugfs map, which may be
+	 * wrong): streams first..last, stream s on placement handle s - 1.
+	 */
+	first = map_stream(map8, "files", &last);
+	fs.first = first - 1;
+	fs.last = last - 1;
+	if (d->nr != NR_RUH || first < 1 || last < first ||
+	    last > (int)d->nr) {
+		fs.first = 0;
+		fs.last = -1;
+	}
+	want = fs.last - fs.first + 1 < 3 ? fs.last - fs.first + 1 : 3;
+
+	snprintf(dev, sizeof(dev), "/dev/%s", d->disk);
+	snprintf(cmd, sizeof(cmd), "mkfs.xfs -f -q -K %s >/dev/null 2>&1", dev);
+	status = system(cmd);
+	set_up = fs.last >= fs.first && d->runs >= d->lba;
+	if (status) {
+		ksft_print_msg("%s: status %#x\n", cmd, status);
+		set_up = false;
+	}
+	if (mkdir(FILES_MNT, 0755) && errno != EEXIST) {
+		ksft_print_msg("mkdir " FILES_MNT ": %s\n", strerror(errno));
+		set_up = false;
+	}
+	if (set_up && !mount_files(dev)) {
+		mounted = true;
+		set_up = !open_mnt(&fs);
+	} else {
+		set_up = false;
+	}
+	set_up = set_up && !files_at_once(&fs, true, 'a', took);
+	ksft_test_result(set_up,
+			 "fdp.files: mkfs.xfs, mount and %d files written at once (fork, pwrite, fsync) on the FDP namespace succeed\n",
+			 NR_FILES);
+
+	/* Each alone: one handle of the files range each. */
+	if (set_up)
+		alone_ok = all_alone(&fs, 'b', before);
+	for (i = 0; alone_ok && i < NR_FILES; i++) {
+		ksft_print_msg("f%02d (%zu KiB) alone: placement handle %d\n",
+			       i, FILE_SIZE(i) >> 10, before[i]);
+		if (!seen[before[i]])
+			distinct++;
+		seen[before[i]] = true;
+	}
+	ksft_test_result(alone_ok,
+			 "fdp.files: each of %d files overwritten alone lands whole on one placement handle of the files range (handles %d-%d)\n",
+			 NR_FILES, fs.first, fs.last);
+	ksft_test_result(alone_ok && distinct >= want,
+			 "fdp.files: %d files on at least %d of the %d placement handles of the files range: on %d\n",
+			 NR_FILES, want, fs.last - fs.first + 1, distinct);
+	ksft_test_result(alone_ok && at_once_matches(&fs, took, before),
+			 "fdp.files: written at once, each placement handle of the files range took exactly the blocks of the files that land on it alone\n");
+
+	/* Umount, mount: the same handle per file. */
+	if (mounted && !umount_files(&fs)) {
+		mounted = false;
+		if (set_up && !mount_files(dev)) {
+			mounted = true;
+			set_up = !open_mnt(&fs);
+		} else {
+			set_up = false;
+		}
+	} else {
+		set_up = false;
+	}
+	after_ok = set_up && all_alone(&fs, 'c', after);
+	if (after_ok) {
+		same = alone_ok;
+		for (i = 0; i < NR_FILES; i++) {
+			if (after[i] == before[i])
+				continue;
+			ksft_print_msg("f%02d moved from placement handle %d to %d\n",
+				       i, before[i], after[i]);
+			same = false;
+		}
+	}
+	ksft_test_result(same,
+			 "fdp.files: after umount and mount, each file overwritten alone lands whole on the same placement handle\n");
+	ksft_test_result(after_ok && !files_at_once(&fs, false, 'd', took2) &&
+			 at_once_matches(&fs, took2, after),
+			 "fdp.files: after umount and mount, %d files overwritten at once: each placement handle of the files range took exactly the blocks of its files\n",
+			 NR_FILES);
+	ksft_test_result(fs.windows && fs.consistent,
+			 "fdp.files: in every window the placement handles' RUAMW drops add up to the FDP statistics' host bytes written (%u windows)\n",
+			 fs.windows);
+	ksft_test_result(mounted && !umount_files(&fs),
+			 "fdp.files: umount\n");
+}
+
 /* Part 8: QEMU's NVMe without FDP is the device without directives. */
 static void plain_device(void)
 {
@@ -1034,6 +1454,7 @@ int main(void)
 	handle_zero(&d);
 	paging(&d, map);
 	group_totals(&d, &start);
+	files_on_xfs(&d);
 	close(d.fd);
 	plain_device();
 	kernel_log();
