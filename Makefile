@@ -5,7 +5,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: all run test deps tree kernel selftests export check check-bisect \
-	vm-shell bench bench-quick bench-report bench-streams bench-profile \
+	vm-shell bench bench-quick \
 	clean help qemu test-qemu-fdp test-debug
 
 all: help
@@ -23,11 +23,8 @@ help:
 	@echo "make check         check the series (applies, checkpatch, matches tree)"
 	@echo "make check-bisect  ... and build the kernel at every patch (slow)"
 	@echo "make vm-shell CMD='...'  run a command in the test VM"
-	@echo "make bench         overhead (null_blk) and WAF benchmarks, report in build/bench"
-	@echo "make bench-quick   the same, small: minutes"
-	@echo "make bench-report  the README's WAF tables and plots from bench/results/ (no VM)"
-	@echo "make bench-streams instructions per I/O with streams on, off and never (nvmet loop)"
-	@echo "make bench-profile instructions per I/O by function, base against series (QEMU 10 plugin)"
+	@echo "make bench         the series' cost per I/O against the base (null_blk, QEMU -icount), build/bench"
+	@echo "make bench-quick   the same with one boot per kernel: a check that it runs, no spread"
 	@echo "make qemu          build QEMU 10 (FDP) from trixie's source into build/qemu, once"
 	@echo "make test-qemu-fdp the kernel against QEMU's own FDP device (TAP in build/qemu-fdp/out)"
 
@@ -67,26 +64,17 @@ vm-shell: kernel
 	@$(S)/vm.sh --out build/vm/shell -- bash -c '$(CMD)'; \
 	rc=$$?; cat build/vm/shell/output.log; exit $$rc
 
-# Each prints its wall time at the end (the README's timings).
+# What the series costs an I/O (bench/README.md). Each prints its wall time
+# at the end.
 bench: kernel
 	@start=$$(date +%s); \
-	RUNTIME=2 $(S)/bench-overhead.sh 2 && bench/waf.sh 3 && bench/report.sh && \
+	RUNTIME=2 $(S)/bench-overhead.sh 2 && \
 	echo "make bench: wall time $$(( ($$(date +%s) - start) / 60 )) min $$(( ($$(date +%s) - start) % 60 )) s"
 
 bench-quick: kernel
 	@start=$$(date +%s); \
-	RUNTIME=2 $(S)/bench-overhead.sh 1 && STREAMS=8 bench/waf.sh 1 && bench/report.sh && \
+	RUNTIME=2 $(S)/bench-overhead.sh 1 && \
 	echo "make bench-quick: wall time $$(( ($$(date +%s) - start) / 60 )) min $$(( ($$(date +%s) - start) % 60 )) s"
-
-# The published tables, rebuilt from the committed raw table alone.
-bench-report:
-	@bench/report-published.sh
-
-bench-streams: kernel
-	@RUNTIME=2 $(S)/bench-streams.sh 1
-
-bench-profile: kernel qemu
-	@bench/insn-profile.sh
 
 qemu: deps
 	@$(S)/qemu.sh >/dev/null
