@@ -1,39 +1,33 @@
 #!/bin/bash
 # Inside the test VM: run the placement workloads on an nvmet namespace
 # that offers N streams, and capture every request issued to it from the
-# block_rq_hints trace event (sector, length, class, hint, file stream ID,
-# device stream; discards too).
+# block_rq_hints trace event (sector, length, class, lifetime hint, device
+# stream, access advice; discards too). bench/traces.sh runs it.
 #
-#   capture.sh OUT "N..." "WORKLOAD..." SCALE [APP_STREAMS] [FILES] [EXT4_BLOCK] [PG_SECS]
-# FILES: the namespace's write_stream_files, id (the default) or rate,
-# set afresh for each workload once its file system is mounted, so that
-# the rate counts start with the trace.
+#   capture.sh OUT "N..." "WORKLOAD..." SCALE [APP_STREAMS] [EXT4_BLOCK] [PG_SECS]
 # EXT4_BLOCK: ext4's block size in bytes, 4096 (the default) or 1024.
 # mke2fs gives a file system of 128 MiB 1 KiB blocks (mke2fs.conf's
 # "small" type), whose extents start at any 1 KiB: a 4 KiB page of the
 # device then holds the ends of two files, and every journal block is a
 # quarter of a page. A file system on a device of today's sizes has 4 KiB
-# blocks, aligned to the pages, so that is the default; 1024 gives the
-# traces captured before 2026-12-05 (night). The journal is 4 MiB with
-# either (mke2fs would give 4 KiB blocks 16 MiB here), so that only the
-# block size changes.
+# blocks, aligned to the pages, so that is the default. The journal is
+# 4 MiB with either (mke2fs would give 4 KiB blocks 16 MiB here), so that
+# only the block size changes.
 # PG_SECS: how long pgbench runs in the pgbench workload, in seconds
 # (default 2 x SECS, below). At SCALE 4 (160 s) it writes the 128 MiB
 # device only 1.7 times over (fill and initialisation included); the
 # workloads with a backup or with swap write it about 3.5 and 7.6 times
 # over in that time and keep it (with a backup, 400 s filled the file
-# system: the database grows and each backup copies it whole). make bench
-# keeps the default: the longer run would take it past an hour.
+# system: the database grows and each backup copies it whole).
 # writes OUT/<workload>-<N>.raw (trace_pipe lines of the nvme disk only).
 # The real applications (rocksdb*, dbench, pgbench*) run only with
-# APP_STREAMS streams (default 8), the count the placement goal is set
-# for: with every count they would take the capture past an hour.
+# APP_STREAMS streams (default 8): with every count they would take the
+# capture past an hour.
 set -u
 out=$1 streams=$2 workloads=$3 scale=${4:-1} app_streams=${5:-8}
-files=${6:-id}
-ext4_block=${7:-4096}
+ext4_block=${6:-4096}
 case $ext4_block in 1024|4096) ;; *) echo "EXT4_BLOCK: 1024 or 4096"; exit 1 ;; esac
-pg_secs=${8:-}
+pg_secs=${7:-}
 case $pg_secs in *[!0-9]*|0*) echo "PG_SECS: seconds, > 0"; exit 1 ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -85,8 +79,7 @@ wl_mixed() {	# files with mixed lifetimes written concurrently; $1: hints?
 
 # About two rounds of 400 messages of 16 KiB are live at a time (about
 # 12 MiB) next to the archive: 28 MiB of archive keeps it within the 40 MiB
-# above. With 40, a capture beside a kernel build ran out of space at
-# round 45 of 48 (a short write; why then and not before was not measured).
+# above (an archive of 40 MiB can run out of space).
 wl_varmail() {	# fsync-heavy mail delivery and deletion; 1 in 8 archived
 	"$BUILD/bench/mailsim" $mnt $(( 12 * scale )) 400 28
 }
@@ -340,11 +333,6 @@ for n in $streams; do
 		case $wl in *-nodiscard) opts= ;; esac
 		mount $opts "$nvme" $mnt || exit 1
 		sync
-		if [ "$files" != id ]; then
-			echo id > /sys/block/$disk/queue/write_stream_files &&
-				echo "$files" > /sys/block/$disk/queue/write_stream_files ||
-				{ echo "   FAIL: write_stream_files $files"; exit 1; }
-		fi
 		echo > $T/trace
 		echo 0 > $stats
 		echo 1 > $T/events/block/block_rq_hints/enable
