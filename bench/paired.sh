@@ -1,9 +1,12 @@
 #!/bin/bash
 # Is the series ahead of its rivals, or level with them? For each
-# workload and K of a bench/tenants.sh table (TSV: workload streams
-# copies policy seed gc_dest waf), the series' WAF minus the best causal
-# rival's on the same draw, and minus each causal rival's, as a mean over
-# the draws with its standard deviation and t = mean / (sd / sqrt(n)):
+# workload and K of a table of simulator replays (TSV: workload streams
+# copies policy seed gc_dest waf; a row per replay of a trace as K copies
+# under one policy and one draw, ftl-sim --replicas K --replica-seed
+# SEED; policies kernel, single, lifetime, fstream, autostream), the
+# series' WAF minus the best causal rival's on the same draw, and minus
+# each causal rival's, as a mean over the draws with its standard
+# deviation and t = mean / (sd / sqrt(n)):
 # with n = 8 draws, |t| above about 2.4 (two-sided 5 %) says the draws
 # agree on a sign; below, the difference is within what another draw
 # arrangement moves.

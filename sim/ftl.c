@@ -249,8 +249,8 @@ struct file_lru {
  * fourfold drop in write rate one stream further. The hottest count
  * decays as the counts do, so the scale follows the workload.
  *
- * In the arithmetic of the kernel's write_stream_files "rate"
- * (block/blk-io-hints.c in the series): counts of 16 per write, time in
+ * In the arithmetic of write_stream_files "rate" in version 5 of the
+ * series (block/blk-io-hints.c; v6 has no such policy): counts of 16 per write, time in
  * ticks of 1/256 of the half-life, a count halved per whole half-life and
  * decayed by 1 - x/2 for the fraction x left (2^-x within 7 %: 6.1 % at
  * x = 1/2), the hottest count stamped anew only when a count passes it.
