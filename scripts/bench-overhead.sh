@@ -1,6 +1,6 @@
 #!/bin/bash
 # What the hint path costs: fio 4 KiB random I/O on null_blk and on QEMU's
-# emulated NVMe, the patched kernel against the unpatched 6.12 base built
+# emulated NVMe, the patched kernel against the unpatched 7.3 base built
 # from the same config, booted alternately in the same QEMU setup, REPS
 # times each.
 # Writes build/bench/overhead.txt (raw), overhead.tsv (per case: medians,
@@ -29,13 +29,13 @@ reps=${1:-3}
 # device has write streams (scsi_debug.perm_streams=0), the series' code
 # on the I/O path sits behind static keys that stay off: rows "nullb" and
 # "nvme". Once one device has streams (scsi_debug's disk has five by
-# default, as in 6.12), a device without them pays the inline tests of its
+# default, as in 7.3), a device without them pays the inline tests of its
 # own limit: rows "nullb-streams-elsewhere".
 settings=("scsi_debug.perm_streams=0|nullb=/dev/nullb0 nvme=/dev/nvme0n1"
 	  "|nullb-streams-elsewhere=/dev/nullb0")
 # BENCH_DEVICES="nullb=/dev/nullb0" and/or BENCH_APPEND (more kernel
 # command line for both kernels) measure one setting instead: those
-# devices, with 6.12's scsi_debug unless BENCH_APPEND says otherwise.
+# devices, with 7.3's scsi_debug unless BENCH_APPEND says otherwise.
 if [ -n "${BENCH_DEVICES:-}${BENCH_APPEND:-}" ]; then
 	settings=("${BENCH_APPEND:-}|${BENCH_DEVICES:-nullb=/dev/nullb0 nvme=/dev/nvme0n1}")
 fi
