@@ -1,8 +1,7 @@
 #!/bin/bash
-# What the hint path costs: fio 4 KiB random I/O on null_blk and on QEMU's
-# emulated NVMe, the patched kernel against the unpatched 7.3 base built
-# from the same config, booted alternately in the same QEMU setup, REPS
-# times each.
+# What the hint path costs: fio 4 KiB random I/O on null_blk, the patched
+# kernel against the unpatched 7.3 base built from the same config, booted
+# alternately in the same QEMU setup, REPS times each.
 # Writes build/bench/overhead.txt (raw), overhead.tsv (per case: medians,
 # spread, ratio) and overhead.md (table).
 #
@@ -14,30 +13,28 @@
 # host is doing. Under plain TCG the spread between boots of one kernel
 # (+-30 % on these machines) hides a 1 % cost; with instruction counting
 # it is a fraction of a percent on null_blk, which completes every request
-# in the guest. QEMU's NVMe completes requests in QEMU's own threads, in
-# host time: while the guest waits, its vCPUs are idle and the clock jumps
-# to the next guest timer (sleep=off), so the NVMe rows count timer ticks
-# more than instructions and vary between boots by far more than 1 %. They
-# are measured the same way and reported with their spread, as a check
-# that nothing breaks on a real driver, not as the cost figure.
-# ICOUNT=0 measures host time instead.
+# in the guest. Not QEMU's NVMe by default: it completes requests in
+# QEMU's own threads, in host time, so while the guest waits the clock
+# jumps to the next guest timer (sleep=off), and its figures count timer
+# ticks more than instructions (BENCH_DEVICES="nvme=/dev/nvme0n1" measures
+# it anyway). ICOUNT=0 measures host time instead.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 reps=${1:-3}
 # Two settings by default, each a boot of each kernel per rep. Where no
 # device has write streams (scsi_debug.perm_streams=0), the series' code
-# on the I/O path sits behind static keys that stay off: rows "nullb" and
-# "nvme". Once one device has streams (scsi_debug's disk has five by
+# on the I/O path sits behind static keys that stay off: rows "nullb".
+# Once one device has streams (scsi_debug's disk has five by
 # default, as in 7.3), a device without them pays the inline tests of its
 # own limit: rows "nullb-streams-elsewhere".
-settings=("scsi_debug.perm_streams=0|nullb=/dev/nullb0 nvme=/dev/nvme0n1"
+settings=("scsi_debug.perm_streams=0|nullb=/dev/nullb0"
 	  "|nullb-streams-elsewhere=/dev/nullb0")
 # BENCH_DEVICES="nullb=/dev/nullb0" and/or BENCH_APPEND (more kernel
 # command line for both kernels) measure one setting instead: those
 # devices, with 7.3's scsi_debug unless BENCH_APPEND says otherwise.
 if [ -n "${BENCH_DEVICES:-}${BENCH_APPEND:-}" ]; then
-	settings=("${BENCH_APPEND:-}|${BENCH_DEVICES:-nullb=/dev/nullb0 nvme=/dev/nvme0n1}")
+	settings=("${BENCH_APPEND:-}|${BENCH_DEVICES:-nullb=/dev/nullb0}")
 fi
 out=$BUILD/bench
 base_tree=$BUILD/linux-base
@@ -115,9 +112,5 @@ done >> "$tsv"
 		$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 }' "$tsv"
 	echo
 	echo "range: worst patched over best base to best patched over worst base."
-	echo "nvme (QEMU's emulated NVMe) completes requests in host time; under"
-	echo "instruction counting the idle guest's clock jumps to its next timer,"
-	echo "so those rows vary between boots by far more than 1 % and do not"
-	echo "resolve the cost: see scripts/bench-overhead.sh. null_blk rows do."
 } > "$out/overhead.md"
 cat "$out/overhead.md"
