@@ -68,7 +68,7 @@ vm-shell: kernel
 # at the end.
 bench: kernel
 	@start=$$(date +%s); \
-	RUNTIME=2 $(S)/bench-overhead.sh 2 && \
+	RUNTIME=2 $(S)/bench-overhead.sh 2 && bench/overhead-plot.sh && \
 	echo "make bench: wall time $$(( ($$(date +%s) - start) / 60 )) min $$(( ($$(date +%s) - start) % 60 )) s"
 
 bench-quick: kernel
