@@ -1,0 +1,155 @@
+#!/bin/bash
+# Inside the VM of bench/femu/run.sh: find FEMU's FDP namespace (the
+# controller whose model starts with FEMU: FEMU ignores QEMU's serial
+# property and calls itself vSSD0), record what the kernel made of it, then either probe
+# where writes land (WORKLOAD=probe) or measure one workload's write
+# amplification in steady state.
+#
+#   guest.sh WORKLOAD WARM MEASURE
+#     WORKLOAD  probe, or a script bench/femu/workloads/WORKLOAD.sh
+#     WARM      device-capacity writes of the workload before measuring
+#     MEASURE   device-capacity writes measured (at least 2 for a result)
+#
+# Writes into the current directory (vm.sh: /mnt/results): device.txt (the
+# controller and namespace as nvme-cli and the kernel see them), and
+# result.txt: one "key value" per line (phase bytes and wall times, waf).
+# FDP statistics (log 22h, endurance group 1): Host Bytes with Metadata
+# Written (bytes 15:0) and Media Bytes with Metadata Written (31:16).
+set -euo pipefail
+[ $# = 3 ] || { echo "usage: guest.sh WORKLOAD WARM MEASURE" >&2; exit 2; }
+WL=$1 WARM=$2 MEASURE=$3
+HERE=$(cd "$(dirname "$0")" && pwd)
+BIN=$BUILD/femu/bin
+
+# NVMe scans namespaces asynchronously: wait for FEMU's (60 s at most).
+ser=
+for ((i = 0; i < 120; i++)); do
+	ser=$(grep -ls '^FEMU' /sys/block/nvme*/device/model | head -n1) || true
+	[ -n "$ser" ] && break
+	sleep 0.5
+done
+sleep 1
+dmesg --notime > dmesg-boot.log 2>&1 || true
+if [ -z "$ser" ]; then
+	echo "no namespace of a FEMU controller; NVMe controllers:" >&2
+	for c in /sys/class/nvme/nvme*; do
+		echo "  ${c##*/}: serial '$(cat "$c/serial")', model '$(cat "$c/model")'," \
+			"namespaces: $(cd "$c" && echo nvme*n* | tr -d '*')" >&2
+	done
+	exit 1
+fi
+disk=${ser#/sys/block/}; disk=${disk%%/*}
+DEV=/dev/$disk
+CTRL=/dev/$(basename "$(readlink -f "/sys/block/$disk/device")")
+CAP=$(( $(cat "/sys/block/$disk/size") * 512 ))
+export DEV CTRL CAP
+
+# Low 64 bits of a 128-bit little-endian field at byte OFF of a raw log.
+u64() { od -An -tu8 -j "$2" -N8 "$1" | tr -d ' '; }
+fdp_stats() {	# prints "HBMW MBMW"
+	nvme get-log "$CTRL" --log-id=0x22 --lsi=1 --log-len=64 -b > /tmp/stats.bin
+	echo "$(u64 /tmp/stats.bin 0) $(u64 /tmp/stats.bin 16)"
+}
+# FEMU's Reclaim Unit Handle Usage log (21h): NRUHU (bytes 1:0), then
+# descriptors of 24 bytes (nvme-cli expects the spec's 8 and misreads
+# them): attributes (byte 0), 7 reserved, host bytes (8-15), media bytes
+# (16-23). Prints one "handle host media" line per handle.
+ruh_usage() {
+	local n i
+	nvme get-log "$CTRL" --log-id=0x21 --lsi=1 --log-len=$((8 + 24 * 64)) -b > /tmp/ruhu.bin
+	n=$(od -An -tu2 -N2 /tmp/ruhu.bin | tr -d ' ')
+	for ((i = 0; i < n; i++)); do
+		echo "$i $(u64 /tmp/ruhu.bin $((8 + 24 * i + 8))) $(u64 /tmp/ruhu.bin $((8 + 24 * i + 16)))"
+	done
+}
+now() { date +%s.%N; }
+
+{
+	echo "== $DEV on $CTRL: $(cat "/sys/block/$disk/device/model" | sed 's/ *$//'), $CAP bytes"
+	echo "== kernel $(uname -r)"
+	q=/sys/block/$disk/queue
+	echo "max_write_streams $(cat $q/max_write_streams 2>/dev/null || echo -)"
+	echo "write_stream_granularity $(cat $q/write_stream_granularity 2>/dev/null || echo -)"
+	echo "== debugfs write_stream_map"
+	cat "/sys/kernel/debug/block/$disk/write_stream_map" 2>&1 || true
+	echo "== nvme id-ctrl (selected)"
+	nvme id-ctrl "$CTRL" | grep -E '^(ver|ctratt|oacs|endgidmax|mn|sn) '
+	echo "== nvme id-ns (selected)"
+	nvme id-ns "$DEV" | grep -E '^(nsze|endgid|nvmsetid) '
+	echo "== nvme fdp configs -e 1"
+	nvme fdp configs "$CTRL" -e 1 2>&1 || true
+	echo "== nvme fdp status"
+	nvme fdp status "$DEV" 2>&1 || true
+	echo "== dmesg: nvme, FDP, directives"
+	grep -iE '^nvme|fdp|directive' dmesg-boot.log || true
+} > device.txt 2>&1
+cat device.txt
+
+if [ "$WL" = probe ]; then
+	# Where writes land: RUH usage before and after each write, by hand.
+	# 8 MiB each, at distinct offsets.
+	MB=$((1 << 20))
+	show() {	# what: the handles whose host bytes grew, and by how much
+		join <(echo "$1") <(echo "$2") | awk -v w="$3" '
+			{ d = $4 - $2; if (d) s = s sprintf(" ruh%d+%dMiB", $1, d / 1048576) }
+			END { printf "%-34s%s\n", w, s ? s : " (no handle grew)" }'
+	}
+	ns=$(cat "/sys/block/$disk/queue/max_write_streams" 2>/dev/null || echo 0)
+	{
+		echo "== where writes land (RUH usage log 21h, host bytes per handle)"
+		for ((s = 0; s <= ns + 1; s++)); do
+			a=$(ruh_usage)
+			r=ok
+			"$BIN/uring_write" "$DEV" "$s" $(((2 * s + 1) * 8 * MB)) $((8 * MB)) 2>&1 || r=failed
+			show "$a" "$(ruh_usage)" "io_uring write_stream=$s ($r)"
+		done
+		off=$((200 * MB))
+		for how in "plain dd" "ionice -c3 dd" "ionice -c1 dd"; do
+			a=$(ruh_usage)
+			cmd=(dd if=/dev/zero of="$DEV" bs=1M count=8 seek=$((off / MB)) oflag=direct status=none)
+			case $how in
+			"ionice -c3 dd") cmd=(ionice -c3 "${cmd[@]}") ;;
+			"ionice -c1 dd") cmd=(ionice -c1 "${cmd[@]}") ;;
+			esac
+			"${cmd[@]}"
+			show "$a" "$(ruh_usage)" "$how (derived)"
+			off=$((off + 16 * MB))
+		done
+		echo "== nvme fdp stats -e 1"
+		nvme fdp stats "$CTRL" -e 1
+		echo "== RUH usage, decoded (handle host_bytes media_bytes)"
+		ruh_usage
+	} > probe.txt 2>&1
+	cat probe.txt
+	dmesg --notime > dmesg-end.log 2>&1 || true
+	exit 0
+fi
+
+wl=$HERE/workloads/$WL.sh
+[ -x "$wl" ] || { echo "no workload $wl" >&2; exit 2; }
+phase() {	# NAME CMD...: run, record bytes and wall time of the phase
+	local name=$1 t0 t1 h0 m0 h1 m1
+	shift
+	read -r h0 m0 < <(fdp_stats)
+	t0=$(now)
+	"$@"
+	sync
+	t1=$(now)
+	read -r h1 m1 < <(fdp_stats)
+	echo "$name.host_bytes $((h1 - h0))"
+	echo "$name.media_bytes $((m1 - m0))"
+	echo "$name.secs $(echo "$t1 - $t0" | bc)"
+	echo "$name.waf $(echo "scale=3; ($m1 - $m0) / ($h1 - $h0)" | bc)"
+} 
+{
+	echo "workload $WL"
+	echo "capacity_bytes $CAP"
+	echo "kernel $(uname -r)"
+	echo "max_write_streams $(cat "/sys/block/$disk/queue/max_write_streams" 2>/dev/null || echo 0)"
+	# The device filled first: one sequential pass over the namespace.
+	phase fill fio --name=fill --filename="$DEV" --rw=write --bs=1M --direct=1 \
+		--ioengine=io_uring --iodepth=8 --size=100% --output=/dev/null
+	[ "$WARM" -gt 0 ] && phase warm "$wl" "$DEV" $((WARM * CAP))
+	phase measure "$wl" "$DEV" $((MEASURE * CAP))
+} | tee result.txt
+dmesg --notime > dmesg-end.log 2>&1 || true

@@ -1,0 +1,122 @@
+#!/bin/bash
+# One workload on a fresh FEMU FDP SSD (its own FTL and garbage
+# collection), one kernel, one boot: the write amplification FEMU reports.
+#
+#   bench/femu/run.sh [options]
+#     --kernel K      series (build/obj, default), base (build/obj-base) or a
+#                     bzImage
+#     --op PCT        over-provisioning: (flash - namespace) / namespace, in
+#                     percent (default 7)
+#     --flash-mb MB   FEMU's flash, a multiple of 2 MiB (default 512)
+#     --workload W    probe, or bench/femu/workloads/W.sh (default
+#                     fio-randwrite)
+#     --warm N        device-capacity writes of the workload before measuring
+#                     (default 1)
+#     --measure N     device-capacity writes measured (default 2)
+#     --out DIR       default build/femu/runs/KERNEL-W-opPCT
+#     --timeout SECS  for the whole VM (default 3600)
+#
+# The device: one FEMU controller (model "FEMU BlackBox-SSD Controller") in an FDP subsystem
+# with 8 reclaim unit handles in one reclaim group; geometry 2 channels x
+# 2 LUNs x 1 plane, 128 pages of 4 KiB a block, so a superblock (FEMU's GC
+# unit and one reclaim unit) is 2 MiB and the flash has FLASH_MB/2 of
+# them; NAND latencies 0 (only the counters matter). GC thresholds 95/98:
+# FEMU's GC runs when fewer than 5 % of the superblocks are free (hard at
+# 2 %), and picks the superblock with the fewest valid pages: ordinary
+# greedy. FEMU's defaults (75/95) make its background GC reclaim units
+# that are only 1/8 invalid, whatever the placement.
+#
+# In the guest (bench/femu/guest.sh): the namespace filled once
+# sequentially, WARM capacity-writes of the workload, then MEASURE more;
+# WAF = media bytes / host bytes of the measured part, from the FDP
+# statistics log page (22h), read before and after each phase.
+#
+# FEMU is built by bench/femu/build.sh (FEMU_SRC). Its poller and FTL
+# threads spin: a FEMU VM takes about two host cores; run one at a time.
+# QEMU runs under nice -n 19. Prints the results (OUT/result.txt) and the
+# wall time.
+set -euo pipefail
+. "$(dirname "$0")/../../scripts/lib.sh"
+
+KSEL=series
+OP=7
+FLASH_MB=512
+WL=fio-randwrite
+WARM=1
+MEASURE=2
+OUT=
+TIMEOUT=3600
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) KSEL=$2; shift 2 ;;
+	--op) OP=$2; shift 2 ;;
+	--flash-mb) FLASH_MB=$2; shift 2 ;;
+	--workload) WL=$2; shift 2 ;;
+	--warm) WARM=$2; shift 2 ;;
+	--measure) MEASURE=$2; shift 2 ;;
+	--out) OUT=$2; shift 2 ;;
+	--timeout) TIMEOUT=$2; shift 2 ;;
+	*) die "usage: run.sh [--kernel series|base|FILE] [--op PCT] [--flash-mb MB] [--workload W] [--warm N] [--measure N] [--out DIR] [--timeout SECS]" ;;
+	esac
+done
+case $KSEL in
+series) KERNEL=$OBJ/arch/x86/boot/bzImage ;;
+base) KERNEL=$BUILD/obj-base/arch/x86/boot/bzImage ;;
+*) KERNEL=$KSEL; KSEL=$(basename "$KSEL") ;;
+esac
+[ -f "$KERNEL" ] || die "no kernel at $KERNEL"
+[ "$WL" = probe ] || [ -x "$ROOT/bench/femu/workloads/$WL.sh" ] ||
+	die "no workload bench/femu/workloads/$WL.sh"
+[ $((FLASH_MB % 2)) = 0 ] || die "--flash-mb must be a multiple of 2"
+[ "$WL" = probe ] || [ "$MEASURE" -ge 2 ] ||
+	log "femu: warning: --measure $MEASURE: steady state wants at least 2 device writes"
+BLKS=$((FLASH_MB / 2))
+NS_MB=$((FLASH_MB * 100 / (100 + OP)))
+OUT=${OUT:-$BUILD/femu/runs/$KSEL-$WL-op$OP}
+start=$(date +%s)
+
+FEMU=$("$ROOT/bench/femu/build.sh" | tail -n1)
+# The probe's io_uring writer, against the uapi headers of the series
+# (sqe->write_stream; the struct layout is 7.3's).
+bin=$BUILD/femu/bin
+mkdir -p "$bin"
+hdr=$OBJ/usr/include
+if [ ! -x "$bin/uring_write" ] || [ "$ROOT/bench/femu/uring_write.c" -nt "$bin/uring_write" ]; then
+	grep -qs write_stream "$hdr/linux/io_uring.h" ||
+		die "no uapi headers with write_stream in $hdr (make -C build/linux O=build/obj headers)"
+	${CC:-cc} -O2 -Wall -isystem "$hdr" -o "$bin/uring_write" "$ROOT/bench/femu/uring_write.c"
+fi
+
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+rm -f "$OUT/result.txt" "$OUT/device.txt" "$OUT/probe.txt"
+cp "$KERNEL" "$OUT/bzImage"	# others may rebuild build/obj meanwhile
+
+# shellcheck disable=SC2054 # commas separate QEMU's suboptions
+FEMU_ARGS=(
+	-L "$BUILD/femu/src/pc-bios" -L /usr/share/seabios -L /usr/share/qemu -nic none
+	-device femu-subsys,id=fdp0,nqn=fdp0,fdp=on,fdp.nruh=8,fdp.nrg=1,fdp.nru=$BLKS,fdp.runs=2M
+	-device femu,subsys=fdp0,devsz_mb=$NS_MB,femu_mode=1,secsz=512,secs_per_pg=8,pgs_per_blk=128,blks_per_pl=$BLKS,pls_per_lun=1,luns_per_ch=2,nchs=2,pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,ch_xfer_lat=0,gc_thres_pcent=95,gc_thres_pcent_high=98
+)
+for a in "${FEMU_ARGS[@]}"; do
+	case $a in *[[:space:]*?[\\]*) die "femu: QEMU argument '$a' has a blank or a glob character" ;; esac
+done
+
+log "femu: $KSEL kernel, $WL, flash ${FLASH_MB} MiB, namespace ${NS_MB} MiB (OP $OP %), warm $WARM, measure $MEASURE; out $OUT"
+set +e
+VM_QEMU=$FEMU VM_QEMU_ARGS="${FEMU_ARGS[*]}" nice -n 19 \
+	"$ROOT/scripts/vm.sh" --out "$OUT" --kernel "$OUT/bzImage" --timeout "$TIMEOUT" --mem 1024 -- \
+	bash "$ROOT/bench/femu/guest.sh" "$WL" "$WARM" "$MEASURE"
+rc=$?
+set -e
+secs=$(( $(date +%s) - start ))
+{
+	echo "kernel_sel $KSEL"
+	echo "op_pct $OP"
+	echo "flash_mb $FLASH_MB"
+	echo "namespace_mb $NS_MB"
+	echo "wall_secs $secs"
+} >> "$OUT/result.txt"
+[ "$WL" = probe ] || cat "$OUT/result.txt"
+log "femu: $KSEL $WL OP $OP %: exit $rc in $((secs / 60)) min $((secs % 60)) s"
+exit "$rc"
