@@ -5,7 +5,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: all run test deps tree kernel selftests export check check-bisect \
-	vm-shell bench bench-quick \
+	vm-shell bench bench-quick bench-device \
 	clean help qemu test-qemu-fdp test-debug
 
 all: help
@@ -25,6 +25,7 @@ help:
 	@echo "make vm-shell CMD='...'  run a command in the test VM"
 	@echo "make bench         the series' cost per I/O against the base (null_blk, QEMU -icount), build/bench"
 	@echo "make bench-quick   the same with one boot per kernel: a check that it runs, no spread"
+	@echo "make bench-device  WAF on FEMU's FDP SSD: base and series kernels, fio 4 KiB random overwrite, OP 7 % (FEMU_SRC=...)"
 	@echo "make qemu          build QEMU 10 (FDP) from trixie's source into build/qemu, once"
 	@echo "make test-qemu-fdp the kernel against QEMU's own FDP device (TAP in build/qemu-fdp/out)"
 
@@ -75,6 +76,29 @@ bench-quick: kernel
 	@start=$$(date +%s); \
 	RUNTIME=2 $(S)/bench-overhead.sh 1 && \
 	echo "make bench-quick: wall time $$(( ($$(date +%s) - start) / 60 )) min $$(( ($$(date +%s) - start) % 60 )) s"
+
+# Write amplification on FEMU's FDP SSD (bench/femu/run.sh; README
+# "Benchmarking a multi-stream SSD"). Needs FEMU_SRC the first time (a FEMU
+# checkout or git mirror) and both kernels (build/obj: make kernel;
+# build/obj-base: make bench). KERNELS, OP, WORKLOAD, FLASH_MB choose the
+# runs; DEV= (a real SSD) is not implemented yet.
+KERNELS ?= base series
+OP ?= 7
+WORKLOAD ?= fio-randwrite
+FLASH_MB ?= 512
+bench-device:
+	@if [ -n "$(DEV)" ]; then \
+		echo "make bench-device: DEV= (a real FDP SSD) is not implemented yet" >&2; exit 2; fi; \
+	start=$$(date +%s); \
+	for k in $(KERNELS); do for op in $(OP); do \
+		bench/femu/run.sh --kernel $$k --op $$op --workload $(WORKLOAD) \
+			--flash-mb $(FLASH_MB) || exit; \
+	done; done; \
+	echo "kernel	OP	workload	WAF (measured)"; \
+	for k in $(KERNELS); do for op in $(OP); do \
+		echo "$$k	$$op %	$(WORKLOAD)	$$(sed -n 's/^measure.waf //p' build/femu/runs/$$k-$(WORKLOAD)-op$$op/result.txt)"; \
+	done; done; \
+	echo "make bench-device: wall time $$(( ($$(date +%s) - start) / 60 )) min $$(( ($$(date +%s) - start) % 60 )) s"
 
 qemu: deps
 	@$(S)/qemu.sh >/dev/null

@@ -25,6 +25,7 @@
 # Run the binary with `-L $BUILD/femu/src/pc-bios -L /usr/share/seabios
 # -L /usr/share/qemu -nic none` (bench/femu/run.sh does).
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 FDIR=${FDIR:-$BUILD/femu}
@@ -60,6 +61,7 @@ if [ -n "$missing" ]; then
 	[ "$(id -u)" = 0 ] || die "femu: missing packages:$missing (run as root)"
 	log "femu: apt-get install$missing"
 	apt-get -q update >/dev/null
+	# shellcheck disable=SC2086 # one word per package
 	DEBIAN_FRONTEND=noninteractive apt-get -q install -y $missing >/dev/null
 fi
 

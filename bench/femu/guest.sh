@@ -65,11 +65,11 @@ ruh_usage() {
 now() { date +%s.%N; }
 
 {
-	echo "== $DEV on $CTRL: $(cat "/sys/block/$disk/device/model" | sed 's/ *$//'), $CAP bytes"
+	echo "== $DEV on $CTRL: $(sed 's/ *$//' "/sys/block/$disk/device/model"), $CAP bytes"
 	echo "== kernel $(uname -r)"
 	q=/sys/block/$disk/queue
-	echo "max_write_streams $(cat $q/max_write_streams 2>/dev/null || echo -)"
-	echo "write_stream_granularity $(cat $q/write_stream_granularity 2>/dev/null || echo -)"
+	echo "max_write_streams $(cat "$q/max_write_streams" 2>/dev/null || echo -)"
+	echo "write_stream_granularity $(cat "$q/write_stream_granularity" 2>/dev/null || echo -)"
 	echo "== debugfs write_stream_map"
 	cat "/sys/kernel/debug/block/$disk/write_stream_map" 2>&1 || true
 	echo "== nvme id-ctrl (selected)"

@@ -5,14 +5,16 @@
 #   bench/femu/run.sh [options]
 #     --kernel K      series (build/obj, default), base (build/obj-base) or a
 #                     bzImage
-#     --op PCT        over-provisioning: (flash - namespace) / namespace, in
-#                     percent (default 7)
+#     --op PCT        nominal over-provisioning: (flash - namespace) /
+#                     namespace, in percent (default 7); FEMU holds part of
+#                     it (bench/README.md: about 5 of 7 % at GC 95/98)
 #     --flash-mb MB   FEMU's flash, a multiple of 2 MiB (default 512)
 #     --workload W    probe, or bench/femu/workloads/W.sh (default
 #                     fio-randwrite)
 #     --warm N        device-capacity writes of the workload before measuring
 #                     (default 1)
 #     --measure N     device-capacity writes measured (default 2)
+#     --gc LOW/HIGH   FEMU's gc_thres_pcent/gc_thres_pcent_high (default 95/98)
 #     --out DIR       default build/femu/runs/KERNEL-W-opPCT
 #     --timeout SECS  for the whole VM (default 3600)
 #
@@ -36,6 +38,7 @@
 # QEMU runs under nice -n 19. Prints the results (OUT/result.txt) and the
 # wall time.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 KSEL=series
@@ -44,6 +47,7 @@ FLASH_MB=512
 WL=fio-randwrite
 WARM=1
 MEASURE=2
+GC=95/98
 OUT=
 TIMEOUT=3600
 while [ $# -gt 0 ]; do
@@ -54,9 +58,10 @@ while [ $# -gt 0 ]; do
 	--workload) WL=$2; shift 2 ;;
 	--warm) WARM=$2; shift 2 ;;
 	--measure) MEASURE=$2; shift 2 ;;
+	--gc) GC=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--timeout) TIMEOUT=$2; shift 2 ;;
-	*) die "usage: run.sh [--kernel series|base|FILE] [--op PCT] [--flash-mb MB] [--workload W] [--warm N] [--measure N] [--out DIR] [--timeout SECS]" ;;
+	*) die "usage: run.sh [--kernel series|base|FILE] [--op PCT] [--flash-mb MB] [--workload W] [--warm N] [--measure N] [--gc LOW/HIGH] [--out DIR] [--timeout SECS]" ;;
 	esac
 done
 case $KSEL in
@@ -70,6 +75,8 @@ esac
 [ $((FLASH_MB % 2)) = 0 ] || die "--flash-mb must be a multiple of 2"
 [ "$WL" = probe ] || [ "$MEASURE" -ge 2 ] ||
 	log "femu: warning: --measure $MEASURE: steady state wants at least 2 device writes"
+case $GC in [0-9]*/[0-9]*) ;; *) die "--gc LOW/HIGH, e.g. 95/98" ;; esac
+GC_LOW=${GC%/*} GC_HIGH=${GC#*/}
 BLKS=$((FLASH_MB / 2))
 NS_MB=$((FLASH_MB * 100 / (100 + OP)))
 OUT=${OUT:-$BUILD/femu/runs/$KSEL-$WL-op$OP}
@@ -95,14 +102,14 @@ cp "$KERNEL" "$OUT/bzImage"	# others may rebuild build/obj meanwhile
 # shellcheck disable=SC2054 # commas separate QEMU's suboptions
 FEMU_ARGS=(
 	-L "$BUILD/femu/src/pc-bios" -L /usr/share/seabios -L /usr/share/qemu -nic none
-	-device femu-subsys,id=fdp0,nqn=fdp0,fdp=on,fdp.nruh=8,fdp.nrg=1,fdp.nru=$BLKS,fdp.runs=2M
-	-device femu,subsys=fdp0,devsz_mb=$NS_MB,femu_mode=1,secsz=512,secs_per_pg=8,pgs_per_blk=128,blks_per_pl=$BLKS,pls_per_lun=1,luns_per_ch=2,nchs=2,pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,ch_xfer_lat=0,gc_thres_pcent=95,gc_thres_pcent_high=98
+	-device "femu-subsys,id=fdp0,nqn=fdp0,fdp=on,fdp.nruh=8,fdp.nrg=1,fdp.nru=$BLKS,fdp.runs=2M"
+	-device "femu,subsys=fdp0,devsz_mb=$NS_MB,femu_mode=1,secsz=512,secs_per_pg=8,pgs_per_blk=128,blks_per_pl=$BLKS,pls_per_lun=1,luns_per_ch=2,nchs=2,pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,ch_xfer_lat=0,gc_thres_pcent=$GC_LOW,gc_thres_pcent_high=$GC_HIGH"
 )
 for a in "${FEMU_ARGS[@]}"; do
 	case $a in *[[:space:]*?[\\]*) die "femu: QEMU argument '$a' has a blank or a glob character" ;; esac
 done
 
-log "femu: $KSEL kernel, $WL, flash ${FLASH_MB} MiB, namespace ${NS_MB} MiB (OP $OP %), warm $WARM, measure $MEASURE; out $OUT"
+log "femu: $KSEL kernel, $WL, flash ${FLASH_MB} MiB, namespace ${NS_MB} MiB (OP $OP %), GC $GC, warm $WARM, measure $MEASURE; out $OUT"
 set +e
 VM_QEMU=$FEMU VM_QEMU_ARGS="${FEMU_ARGS[*]}" nice -n 19 \
 	"$ROOT/scripts/vm.sh" --out "$OUT" --kernel "$OUT/bzImage" --timeout "$TIMEOUT" --mem 1024 -- \
@@ -115,8 +122,10 @@ secs=$(( $(date +%s) - start ))
 	echo "op_pct $OP"
 	echo "flash_mb $FLASH_MB"
 	echo "namespace_mb $NS_MB"
+	echo "gc_thres $GC"
 	echo "wall_secs $secs"
 } >> "$OUT/result.txt"
 [ "$WL" = probe ] || cat "$OUT/result.txt"
-log "femu: $KSEL $WL OP $OP %: exit $rc in $((secs / 60)) min $((secs % 60)) s"
+waf=$(sed -n 's/^measure.waf //p' "$OUT/result.txt")
+log "femu: $KSEL $WL OP $OP %: ${waf:+WAF $waf, }exit $rc in $((secs / 60)) min $((secs % 60)) s"
 exit "$rc"
