@@ -71,7 +71,7 @@ for rep in $(seq "$reps"); do
 			log "rep $rep/$reps: $k kernel${append:+, $append}"
 			# shellcheck disable=SC2086	# devices: one word each
 			"$ROOT/scripts/vm.sh" $icount --kernel "$kern" --out "$out/vm-$k" \
-				--append "$append" --timeout 900 -- env RUNTIME="${RUNTIME:-3}" \
+				--append "$append" --timeout "${BENCH_TIMEOUT:-1800}" -- env RUNTIME="${RUNTIME:-3}" \
 				"$ROOT/scripts/guest/bench-fio.sh" $devices > /dev/null ||
 				die "benchmark VM failed; see $out/vm-$k/console.log"
 			sed "s/^/$k $rep /" "$out/vm-$k/output.log" >> "$raw"
