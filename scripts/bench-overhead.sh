@@ -17,7 +17,8 @@
 # QEMU's own threads, in host time, so while the guest waits the clock
 # jumps to the next guest timer (sleep=off), and its figures count timer
 # ticks more than instructions (BENCH_DEVICES="nvme=/dev/nvme0n1" measures
-# it anyway). ICOUNT=0 measures host time instead.
+# it anyway). ICOUNT=0 measures host time instead; BENCH_TIMEOUT (default
+# 1800 s) limits one boot.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
