@@ -11,8 +11,8 @@ PKGS=(
 	xz-utils rsync git python3 python3-ply python3-git
 	qemu-system-x86 fio nvme-cli sg3-utils
 	e2fsprogs xfsprogs btrfs-progs f2fs-tools mdadm dmsetup util-linux fdisk
-	gnuplot-nox	# the benchmark report's plots (make bench)
-	# real applications captured by make bench (bench/capture.sh)
+	gnuplot-nox	# the overhead plot of make bench (bench/overhead-plot.sh)
+	# real applications captured by bench/traces.sh (bench/capture.sh)
 	dbench rocksdb-tools postgresql-15
 	dwarves		# pahole: make check compares struct layouts
 	# scripts/qemu.sh: QEMU 10 (FDP) built from trixie's source package
