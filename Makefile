@@ -25,7 +25,7 @@ help:
 	@echo "make vm-shell CMD='...'  run a command in the test VM"
 	@echo "make bench         the series' cost per I/O against the base (null_blk, QEMU -icount), build/bench"
 	@echo "make bench-quick   the same with one boot per kernel: a check that it runs, no spread"
-	@echo "make bench-device  WAF on FEMU's FDP SSD: base and series kernels, fio 4 KiB random overwrite, OP 7 % (FEMU_SRC=...)"
+	@echo "make bench-device  WAF on FEMU's FDP SSD: base, series with placement off, series, fio 4 KiB random overwrite, OP 7 % (FEMU_SRC=...)"
 	@echo "make qemu          build QEMU 10 (FDP) from trixie's source into build/qemu, once"
 	@echo "make test-qemu-fdp the kernel against QEMU's own FDP device (TAP in build/qemu-fdp/out)"
 
@@ -82,7 +82,7 @@ bench-quick: kernel
 # checkout or git mirror) and both kernels (build/obj: make kernel;
 # build/obj-base: make bench). KERNELS, OP, WORKLOAD, FLASH_MB choose the
 # runs; DEV= (a real SSD) is not implemented yet.
-KERNELS ?= base series
+KERNELS ?= base series-off series
 OP ?= 7
 WORKLOAD ?= fio-randwrite
 FLASH_MB ?= 512

@@ -3,8 +3,9 @@
 # collection), one kernel, one boot: the write amplification FEMU reports.
 #
 #   bench/femu/run.sh [options]
-#     --kernel K      series (build/obj, default), base (build/obj-base) or a
-#                     bzImage
+#     --kernel K      series (build/obj, default), series-off (the same kernel
+#                     with placement switched off: nvme_core.streams=0),
+#                     base (build/obj-base) or a bzImage
 #     --op PCT        nominal over-provisioning: (flash - namespace) /
 #                     namespace, in percent (default 7); FEMU holds part of
 #                     it (bench/README.md: about 5 of 7 % at GC 95/98)
@@ -61,11 +62,13 @@ while [ $# -gt 0 ]; do
 	--gc) GC=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--timeout) TIMEOUT=$2; shift 2 ;;
-	*) die "usage: run.sh [--kernel series|base|FILE] [--op PCT] [--flash-mb MB] [--workload W] [--warm N] [--measure N] [--gc LOW/HIGH] [--out DIR] [--timeout SECS]" ;;
+	*) die "usage: run.sh [--kernel series|series-off|base|FILE] [--op PCT] [--flash-mb MB] [--workload W] [--warm N] [--measure N] [--gc LOW/HIGH] [--out DIR] [--timeout SECS]" ;;
 	esac
 done
+KAPPEND=
 case $KSEL in
 series) KERNEL=$OBJ/arch/x86/boot/bzImage ;;
+series-off) KERNEL=$OBJ/arch/x86/boot/bzImage KAPPEND=nvme_core.streams=0 ;;
 base) KERNEL=$BUILD/obj-base/arch/x86/boot/bzImage ;;
 *) KERNEL=$KSEL; KSEL=$(basename "$KSEL") ;;
 esac
@@ -112,13 +115,15 @@ done
 log "femu: $KSEL kernel, $WL, flash ${FLASH_MB} MiB, namespace ${NS_MB} MiB (OP $OP %), GC $GC, warm $WARM, measure $MEASURE; out $OUT"
 set +e
 VM_QEMU=$FEMU VM_QEMU_ARGS="${FEMU_ARGS[*]}" nice -n 19 \
-	"$ROOT/scripts/vm.sh" --out "$OUT" --kernel "$OUT/bzImage" --timeout "$TIMEOUT" --mem 1024 -- \
+	"$ROOT/scripts/vm.sh" --out "$OUT" --kernel "$OUT/bzImage" --timeout "$TIMEOUT" --mem 1024 \
+	${KAPPEND:+--append "$KAPPEND"} -- \
 	bash "$ROOT/bench/femu/guest.sh" "$WL" "$WARM" "$MEASURE"
 rc=$?
 set -e
 secs=$(( $(date +%s) - start ))
 {
 	echo "kernel_sel $KSEL"
+	echo "kernel_append ${KAPPEND:-none}"
 	echo "op_pct $OP"
 	echo "flash_mb $FLASH_MB"
 	echo "namespace_mb $NS_MB"
