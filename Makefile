@@ -25,7 +25,7 @@ help:
 	@echo "make vm-shell CMD='...'  run a command in the test VM"
 	@echo "make bench         the series' cost per I/O against the base (null_blk, QEMU -icount), build/bench"
 	@echo "make bench-quick   the same with one boot per kernel: a check that it runs, no spread"
-	@echo "make bench-device  WAF on FEMU's FDP SSD: base, series with placement off, series, fio 4 KiB random overwrite, OP 7 % (FEMU_SRC=...)"
+	@echo "make bench-device  WAF on FEMU's FDP SSD: base, series with placement off, series; every workload, OP 7 and 28 %, 3 runs (FEMU_SRC=...)"
 	@echo "make qemu          build QEMU 10 (FDP) from trixie's source into build/qemu, once"
 	@echo "make test-qemu-fdp the kernel against QEMU's own FDP device (TAP in build/qemu-fdp/out)"
 
@@ -77,27 +77,35 @@ bench-quick: kernel
 	RUNTIME=2 $(S)/bench-overhead.sh 1 && \
 	echo "make bench-quick: wall time $$(( ($$(date +%s) - start) / 60 )) min $$(( ($$(date +%s) - start) % 60 )) s"
 
-# Write amplification on FEMU's FDP SSD (bench/femu/run.sh; README
+# Write amplification on FEMU's FDP SSD (bench/femu/; README
 # "Benchmarking a multi-stream SSD"). Needs FEMU_SRC the first time (a FEMU
 # checkout or git mirror) and both kernels (build/obj: make kernel;
-# build/obj-base: make bench). KERNELS, OP, WORKLOAD, FLASH_MB choose the
-# runs; DEV= (a real SSD) is not implemented yet.
+# build/obj-base: make bench). First a smoke run (where each stream's
+# writes land, on the series), then every cell RUNS times
+# (bench/femu/matrix.sh: KERNELS x OP x WORKLOADS, FLASH_MB of flash;
+# WORKLOADS empty: all), then the tables and plots in build/femu/results.
+# DEV=/dev/nvmeXnY: the same workloads on a real FDP SSD, on the running
+# kernel, WIPE=yes required (bench/femu/real.sh).
 KERNELS ?= base series-off series
-OP ?= 7
-WORKLOAD ?= fio-randwrite
-FLASH_MB ?= 512
+OP ?= 7 28
+RUNS ?= 3
+WORKLOADS ?=
+FLASH_MB ?= 128
 bench-device:
-	@if [ -n "$(DEV)" ]; then \
-		echo "make bench-device: DEV= (a real FDP SSD) is not implemented yet" >&2; exit 2; fi; \
-	start=$$(date +%s); \
-	for k in $(KERNELS); do for op in $(OP); do \
-		bench/femu/run.sh --kernel $$k --op $$op --workload $(WORKLOAD) \
-			--flash-mb $(FLASH_MB) || exit; \
-	done; done; \
-	echo "kernel	OP	workload	WAF (measured)"; \
-	for k in $(KERNELS); do for op in $(OP); do \
-		echo "$$k	$$op %	$(WORKLOAD)	$$(sed -n 's/^measure.waf //p' build/femu/runs/$$k-$(WORKLOAD)-op$$op/result.txt)"; \
-	done; done; \
+	@start=$$(date +%s); \
+	if [ -n "$(DEV)" ]; then \
+		WIPE=$(WIPE) bench/femu/real.sh -r $(RUNS) -w "$(WORKLOADS)" \
+			-o build/femu/real.tsv $(DEV) && \
+		bench/femu/summary.sh build/femu/real.tsv build/femu/real-results || exit; \
+	else \
+		bench/femu/run.sh --kernel series --workload probe --out build/femu/runs/smoke && \
+		grep -q 'write_stream=1 (ok) *ruh0+8MiB' build/femu/runs/smoke/probe.txt || \
+			{ echo "make bench-device: the smoke run's stream 1 did not reach handle 0" >&2; exit 1; }; \
+		bench/femu/matrix.sh -r $(RUNS) -k "$(KERNELS)" -p "$(OP)" -w "$(WORKLOADS)" \
+			-f $(FLASH_MB) -o build/femu/device.tsv && \
+		bench/femu/summary.sh build/femu/device.tsv build/femu/results && \
+		cat build/femu/results/device.md || exit; \
+	fi; \
 	echo "make bench-device: wall time $$(( ($$(date +%s) - start) / 60 )) min $$(( ($$(date +%s) - start) % 60 )) s"
 
 qemu: deps

@@ -21,9 +21,11 @@ WL=$1 WARM=$2 MEASURE=$3
 HERE=$(cd "$(dirname "$0")" && pwd)
 BIN=$BUILD/femu/bin
 
+# BENCH_DEV (bench/femu/real.sh): that namespace, a real SSD's, instead.
 # NVMe scans namespaces asynchronously: wait for FEMU's (60 s at most).
 ser=
-for ((i = 0; i < 120; i++)); do
+[ -n "${BENCH_DEV:-}" ] && ser=/sys/block/${BENCH_DEV#/dev/}/device/model
+for ((i = 0; i < 120 && ${#ser} == 0; i++)); do
 	ser=$(grep -ls '^FEMU' /sys/block/nvme*/device/model | head -n1) || true
 	[ -n "$ser" ] && break
 	sleep 0.5
@@ -43,6 +45,12 @@ DEV=/dev/$disk
 CTRL=/dev/$(basename "$(readlink -f "/sys/block/$disk/device")")
 CAP=$(( $(cat "/sys/block/$disk/size") * 512 ))
 export DEV CTRL CAP
+# FEMU collects garbage before a command, never inside one: a command
+# longer than the free units it keeps (6 here) fails with Capacity
+# Exceeded once the device is full. Commands of at most 256 KiB (half a
+# reclaim unit), on every kernel, keep within that. A real SSD is left as
+# it is.
+[ -n "${BENCH_DEV:-}" ] || echo 256 > "/sys/block/$disk/queue/max_sectors_kb"
 
 # Low 64 bits of a 128-bit little-endian field at byte OFF of a raw log.
 u64() { od -An -tu8 -j "$2" -N8 "$1" | tr -d ' '; }
@@ -68,6 +76,7 @@ now() { date +%s.%N; }
 	echo "== $DEV on $CTRL: $(sed 's/ *$//' "/sys/block/$disk/device/model"), $CAP bytes"
 	echo "== kernel $(uname -r)"
 	q=/sys/block/$disk/queue
+	echo "max_sectors_kb $(cat "$q/max_sectors_kb")"
 	echo "max_write_streams $(cat "$q/max_write_streams" 2>/dev/null || echo -)"
 	echo "write_stream_granularity $(cat "$q/write_stream_granularity" 2>/dev/null || echo -)"
 	echo "== debugfs write_stream_map"
@@ -136,20 +145,68 @@ phase() {	# NAME CMD...: run, record bytes and wall time of the phase
 	sync
 	t1=$(now)
 	read -r h1 m1 < <(fdp_stats)
-	echo "$name.host_bytes $((h1 - h0))"
-	echo "$name.media_bytes $((m1 - m0))"
-	echo "$name.secs $(echo "$t1 - $t0" | bc)"
-	echo "$name.waf $(echo "scale=3; ($m1 - $m0) / ($h1 - $h0)" | bc)"
-} 
+	report "$name" "$h0" "$m0" "$t0" "$h1" "$m1" "$t1"
+}
+report() {	# NAME H0 M0 T0 H1 M1 T1
+	echo "$1.host_bytes $(($5 - $2))"
+	echo "$1.media_bytes $(($6 - $3))"
+	echo "$1.secs $(echo "$7 - $4" | bc)"
+	echo "$1.waf $(echo "scale=3; ($6 - $3) / ($5 - $2)" | bc)"
+}
+# The workload runs once, for (WARM + MEASURE) device capacities of host
+# writes; the statistics are read every half second, and the first reading
+# past WARM capacities starts the measured part, which ends when the
+# workload has ended and its writes are synced. A workload that keeps
+# state (a file system, a database) thus stays in one steady run.
 {
 	echo "workload $WL"
 	echo "capacity_bytes $CAP"
 	echo "kernel $(uname -r)"
 	echo "max_write_streams $(cat "/sys/block/$disk/queue/max_write_streams" 2>/dev/null || echo 0)"
+	# TRACE=1: every request to the namespace from the series'
+	# block_rq_hints event (bench/femu/sim-compare.sh replays it).
+	T=/sys/kernel/tracing
+	if [ "${TRACE:-0}" = 1 ]; then
+		[ -e $T/events/block/block_rq_hints ] || { echo "TRACE=1: no block_rq_hints (not the series)" >&2; exit 1; }
+		echo "devno $(tr : , < "/sys/block/$disk/dev")"
+		echo 65536 > $T/buffer_size_kb
+		echo > $T/trace
+		echo 1 > $T/events/block/block_rq_hints/enable
+	fi
 	# The device filled first: one sequential pass over the namespace.
 	phase fill fio --name=fill --filename="$DEV" --rw=write --bs=1M --direct=1 \
 		--ioengine=io_uring --iodepth=8 --size=100% --output=/dev/null
-	[ "$WARM" -gt 0 ] && phase warm "$wl" "$DEV" $((WARM * CAP))
-	phase measure "$wl" "$DEV" $((MEASURE * CAP))
+	read -r h0 m0 < <(fdp_stats)
+	t0=$(now)
+	"$wl" "$DEV" $(((WARM + MEASURE) * CAP)) > workload.log 2>&1 &
+	pid=$!
+	h1="" m1="" t1=""
+	while kill -0 $pid 2>/dev/null; do
+		if [ -z "$h1" ]; then
+			read -r h m < <(fdp_stats)
+			if [ $((h - h0)) -ge $((WARM * CAP)) ]; then
+				h1=$h m1=$m t1=$(now)
+				[ "${TRACE:-0}" = 1 ] && echo "femu: measure starts" > $T/trace_marker
+			fi
+		fi
+		sleep 0.5
+	done
+	rc=0
+	wait $pid || rc=$?
+	sync
+	t2=$(now)
+	read -r h2 m2 < <(fdp_stats)
+	[ $rc = 0 ] || { echo "workload_failed $rc"; tail -n 20 workload.log >&2; exit 1; }
+	[ -n "$h1" ] || { echo "workload_short: ended before $WARM capacities" >&2; exit 1; }
+	if [ "${TRACE:-0}" = 1 ]; then
+		echo 0 > $T/events/block/block_rq_hints/enable
+		cp $T/trace trace.raw
+		echo "trace_lost $(cat $T/per_cpu/cpu*/stats | awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }')"
+	fi
+	report warm "$h0" "$m0" "$t0" "$h1" "$m1" "$t1"
+	report measure "$h1" "$m1" "$t1" "$h2" "$m2" "$t2"
+	echo "== RUH usage at the end (handle host_bytes media_bytes)" >&2
+	ruh_usage | sed 's/^/ruh /'
 } | tee result.txt
+[ "${PIPESTATUS[0]}" = 0 ] || exit 1
 dmesg --notime > dmesg-end.log 2>&1 || true

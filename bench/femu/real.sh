@@ -1,0 +1,70 @@
+#!/bin/bash
+# The device benchmark's workloads on a real SSD with Flexible Data
+# Placement, on the kernel running now: for each run and workload, the
+# namespace is filled, the workload runs for one device capacity, then two
+# more are measured, and WAF = media / host bytes from the SSD's FDP
+# statistics log page (22h, endurance group 1), as on FEMU
+# (bench/femu/guest.sh). Boot the series, then 7.3 (or the series with
+# nvme_core.streams=0), and run it once on each: the kernel is a column
+# of the table (uname -r, or KERNEL_LABEL).
+#
+#   WIPE=yes bench/femu/real.sh [-r RUNS] [-w "WORKLOADS"] [-o TSV] /dev/nvmeXnY
+#
+# It destroys every byte on the namespace, and mkfs runs on it: WIPE=yes
+# says you know. Needs root, nvme-cli, fio and what the workloads use
+# (PostgreSQL 15, db_bench, dbench); a Streams-only SSD has no FDP log
+# page and is refused.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../../scripts/lib.sh"
+
+runs=3 workloads='' tsv=$BUILD/femu/real.tsv
+while getopts r:w:o: o; do
+	case $o in
+	r) runs=$OPTARG ;;
+	w) workloads=$OPTARG ;;
+	o) tsv=$OPTARG ;;
+	*) die "usage: WIPE=yes real.sh [-r RUNS] [-w WORKLOADS] [-o TSV] /dev/nvmeXnY" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# = 1 ] || die "usage: WIPE=yes real.sh [-r RUNS] [-w WORKLOADS] [-o TSV] /dev/nvmeXnY"
+dev=$1
+disk=${dev#/dev/}
+[ -b "$dev" ] && [ -e "/sys/block/$disk/device" ] || die "$dev: not an NVMe namespace"
+[ "${WIPE:-}" = yes ] || die "$dev: every byte on it is destroyed; say WIPE=yes"
+[ "$(id -u)" = 0 ] || die "real.sh: run as root"
+grep -qs "^$dev " /proc/mounts && die "$dev is mounted"
+ctrl=/dev/$(basename "$(readlink -f "/sys/block/$disk/device")")
+nvme get-log "$ctrl" --log-id=0x22 --lsi=1 --log-len=64 -b > /dev/null ||
+	die "$ctrl: no FDP statistics log page (22h) for endurance group 1"
+if [ -z "$workloads" ]; then
+	for w in "$ROOT"/bench/femu/workloads/*.sh; do
+		w=$(basename "$w" .sh)
+		[ "$w" = lib ] || workloads="$workloads $w"
+	done
+fi
+mkdir -p "$BUILD/femu/bin"
+${CC:-cc} -O2 -Wall -o "$BUILD/femu/bin/memhog" "$ROOT/bench/memhog.c"
+kernel=${KERNEL_LABEL:-$(uname -r)}
+header="run	op_pct	workload	kernel	flash_mb	namespace_mb	warm_host	warm_media	host_bytes	media_bytes	waf	secs"
+mkdir -p "$(dirname "$tsv")"
+[ -s "$tsv" ] || echo "$header" > "$tsv"
+for ((r = 1; r <= runs; r++)); do
+	for w in $workloads; do
+		out=$BUILD/femu/runs/real/$kernel-$w-run$r
+		rm -rf "$out"
+		mkdir -p "$out"
+		(cd "$out" && BENCH_DEV=$dev BUILD=$BUILD bash "$ROOT/bench/femu/guest.sh" "$w" 1 2) ||
+			die "run $r, $w: failed (see $out)"
+		awk -v r=$r -v w="$w" -v k="$kernel" -v mb=$(( $(cat "/sys/block/$disk/size") / 2048 )) '
+			{ v[$1] = $2 }
+			END {
+				printf "%s\t-\t%s\t%s\t-\t%s\t%s\t%s\t%s\t%s\t%.4f\t%.0f\n", r, w, k, mb,
+					v["warm.host_bytes"], v["warm.media_bytes"],
+					v["measure.host_bytes"], v["measure.media_bytes"],
+					v["measure.media_bytes"] / v["measure.host_bytes"], v["measure.secs"]
+			}' "$out/result.txt" >> "$tsv"
+		log "real: run $r, $w on $kernel: WAF $(tail -n1 "$tsv" | cut -f11)"
+	done
+done
