@@ -8,7 +8,11 @@
 # goes on where it stopped. Then bench/femu/summary.sh.
 #
 #   bench/femu/matrix.sh [-o TSV] [-r RUNS] [-k "KERNELS"] [-p "OPS"]
-#                        [-w "WORKLOADS"] [-f FLASH_MB]
+#                        [-w "WORKLOADS"] [-f FLASH_MB] [-t]
+#
+# -t: the series' first run of each cell is traced (run.sh --trace), for
+# bench/femu/sim-compare.sh; the trace stays in the guest's memory until
+# the end, so the device sees the same writes.
 #
 # Defaults: build/femu/device.tsv, 3 runs, kernels "base series-off
 # series", OP "7 28", workloads: every bench/femu/workloads/*.sh but lib.
@@ -22,7 +26,8 @@ kernels="base series-off series"
 ops="7 28"
 workloads=
 flash=128
-while getopts o:r:k:p:w:f: o; do
+trace=0
+while getopts o:r:k:p:w:f:t o; do
 	case $o in
 	o) tsv=$OPTARG ;;
 	r) runs=$OPTARG ;;
@@ -30,7 +35,8 @@ while getopts o:r:k:p:w:f: o; do
 	p) ops=$OPTARG ;;
 	w) workloads=$OPTARG ;;
 	f) flash=$OPTARG ;;
-	*) die "usage: matrix.sh [-o TSV] [-r RUNS] [-k KERNELS] [-p OPS] [-w WORKLOADS] [-f FLASH_MB]" ;;
+	t) trace=1 ;;
+	*) die "usage: matrix.sh [-o TSV] [-r RUNS] [-k KERNELS] [-p OPS] [-w WORKLOADS] [-f FLASH_MB] [-t]" ;;
 	esac
 done
 if [ -z "$workloads" ]; then
@@ -57,8 +63,10 @@ for ((r = 1; r <= runs; r++)); do
 				out=$BUILD/femu/runs/matrix/$k-$w-op$op-run$r
 				rm -rf "$out"
 				mkdir -p "$(dirname "$out")"
+				topt=()
+				[ "$trace" = 1 ] && [ "$k" = series ] && [ "$r" = 1 ] && topt=(--trace)
 				if ! "$ROOT/bench/femu/run.sh" --kernel "$k" --op "$op" --workload "$w" \
-					--flash-mb "$flash" --out "$out" > "$out.log" 2>&1; then
+					--flash-mb "$flash" --out "$out" "${topt[@]}" > "$out.log" 2>&1; then
 					log "femu matrix: run $r, OP $op %, $w, $k failed (see $out.log)"
 					failed=$((failed + 1))
 					continue
