@@ -83,7 +83,9 @@ bench-quick: kernel
 # build/obj-base: make bench). First a smoke run (where each stream's
 # writes land, on the series), then every cell RUNS times
 # (bench/femu/matrix.sh: KERNELS x OP x WORKLOADS, FLASH_MB of flash;
-# WORKLOADS empty: all), then the tables and plots in build/femu/results.
+# WORKLOADS empty: all), then the tables and plots in build/femu/results,
+# and the simulator against the device (bench/femu/sim-compare.sh, on the
+# series' traced first runs).
 # DEV=/dev/nvmeXnY: the same workloads on a real FDP SSD, on the running
 # kernel, WIPE=yes required (bench/femu/real.sh).
 KERNELS ?= base series-off series
@@ -101,10 +103,12 @@ bench-device:
 		bench/femu/run.sh --kernel series --workload probe --out build/femu/runs/smoke && \
 		grep -q 'write_stream=1 (ok) *ruh0+8MiB' build/femu/runs/smoke/probe.txt || \
 			{ echo "make bench-device: the smoke run's stream 1 did not reach handle 0" >&2; exit 1; }; \
-		bench/femu/matrix.sh -r $(RUNS) -k "$(KERNELS)" -p "$(OP)" -w "$(WORKLOADS)" \
+		bench/femu/matrix.sh -t -r $(RUNS) -k "$(KERNELS)" -p "$(OP)" -w "$(WORKLOADS)" \
 			-f $(FLASH_MB) -o build/femu/device.tsv && \
 		bench/femu/summary.sh build/femu/device.tsv build/femu/results && \
-		cat build/femu/results/device.md || exit; \
+		BASE_TSV=build/femu/device.tsv bench/femu/sim-compare.sh \
+			build/femu/runs/matrix/series-*-run1 > build/femu/results/sim-vs-device.tsv && \
+		cat build/femu/results/device.md build/femu/results/sim-vs-device.tsv || exit; \
 	fi; \
 	echo "make bench-device: wall time $$(( ($$(date +%s) - start) / 60 )) min $$(( ($$(date +%s) - start) % 60 )) s"
 

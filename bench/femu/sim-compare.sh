@@ -3,13 +3,15 @@
 # runs (bench/femu/run.sh --trace, the series kernel) in sim/ftl-sim with
 # FEMU's geometry, and print the simulator's WAF next to FEMU's.
 #
-#   bench/femu/sim-compare.sh RUN_DIR...     one TSV line per run
+#   bench/femu/sim-compare.sh RUN_DIR...     one TSV line per traced run
 #
 # The geometry: the namespace's pages as the logical space, a reclaim
-# unit's pages as the erase block, FEMU's whole flash as the physical
-# space (each takes its own reserve and open blocks out of it), 8 streams,
-# greedy GC, and GC kept per stream (FEMU's handles are persistently
-# isolated: RUH type 2h). The requests
+# unit's pages as the erase block, 8 streams, greedy GC, GC kept per
+# stream (FEMU's handles are persistently isolated: RUH type 2h), and as
+# physical space the reclaim units FEMU leaves data (run.sh's usable
+# units) plus what the simulator itself keeps out of them: its reserve of
+# 2 blocks and an open host and GC block per stream it uses (8, or 1 for
+# --policy single). Both then have the same room for data. The requests
 # before the "measure starts" marker (the fill and the warm-up) are
 # replayed but not counted. The simulator replays the series' streams
 # (--policy kernel) and, as a stand-in for the unpatched kernel, every
@@ -21,12 +23,16 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SIM=$ROOT/sim/ftl-sim
 [ -x "$SIM" ] || make -s -C "$ROOT/sim" >&2
 echo -e "workload\top_pct\tfemu_series\tsim_series\tseries_diff_pct\tfemu_base_mean\tsim_single\tsingle_diff_pct"
+traced=0
 for d in "$@"; do
 	r=$d/result.txt
-	[ -s "$d/trace.raw" ] && [ -s "$r" ] || { echo "sim-compare: $d: no trace.raw or result.txt" >&2; exit 1; }
+	# Untraced runs (another kernel, a later run) are passed over.
+	[ -s "$d/trace.raw" ] || continue
+	[ -s "$r" ] || { echo "sim-compare: $d: no result.txt" >&2; exit 1; }
+	traced=$((traced + 1))
 	get() { sed -n "s/^$1 //p" "$r"; }
 	[ "$(get trace_lost)" = 0 ] || { echo "sim-compare: $d: the trace lost events" >&2; exit 1; }
-	wl=$(get workload) op=$(get op_pct) ru_kb=$(get ru_kb) flash=$(get flash_mb)
+	wl=$(get workload) op=$(get op_pct) ru_kb=$(get ru_kb) usable=$(get usable_rus)
 	cap=$(get capacity_bytes) devno=$(get devno)
 	# trace lines -> simulator records (W sector sectors class hint file
 	# stream; D sector sectors), the marker as an M record.
@@ -46,14 +52,16 @@ for d in "$@"; do
 	warm=$(awk '$1 == "M" { exit } $1 == "W" {
 			n += int(($2 + $3 - 1) / 8) - int($2 / 8) + 1 } END { print n + 0 }' "$d/trace.sim")
 	grep -v '^M$' "$d/trace.sim" > "$d/trace.replay"
-	sim() {
+	sim() {	# STREAMS POLICY
+		local blocks=$((usable + 2 + 2 * $1))
 		"$SIM" --trace "$d/trace.replay" --logical-pages $((cap / 4096)) \
-			--block-pages $((ru_kb / 4)) --op "$(echo "scale=4; $flash * 1048576 / $cap - 1" | bc)" \
-			--streams 8 --gc greedy --gc-dest per-stream --warmup-pages "$warm" "$@" |
+			--block-pages $((ru_kb / 4)) --streams "$1" --policy "$2" \
+			--op "$(echo "scale=6; $blocks * $ru_kb * 1024 / $cap - 1" | bc)" \
+			--gc greedy --gc-dest per-stream --warmup-pages "$warm" |
 			sed -n 's/^waf //p'
 	}
-	s_series=$(sim --policy kernel)
-	s_single=$(sim --policy single)
+	s_series=$(sim 8 kernel)
+	s_single=$(sim 1 single)
 	f_series=$(get measure.waf)
 	f_base=-
 	if [ -n "${BASE_TSV:-}" ]; then
@@ -63,3 +71,4 @@ for d in "$@"; do
 	diff() { [ "$2" = - ] && { echo -; return; }; echo "scale=1; 100 * ($1 - $2) / $2" | bc; }
 	echo -e "$wl\t$op\t$f_series\t$s_series\t$(diff "$s_series" "$f_series")\t$f_base\t$s_single\t$(diff "$s_single" "$f_base")"
 done
+[ "$traced" -gt 0 ] || { echo "sim-compare: no traced run among $*" >&2; exit 1; }
