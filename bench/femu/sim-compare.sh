@@ -10,8 +10,9 @@
 # stream (FEMU's handles are persistently isolated: RUH type 2h), and as
 # physical space the reclaim units FEMU leaves data (run.sh's usable
 # units) plus what the simulator itself keeps out of them: its reserve of
-# 2 blocks and an open host and GC block per stream it uses (8, or 1 for
-# --policy single). Both then have the same room for data. The requests
+# 2 blocks and an open host and GC block per stream the replay uses (the
+# trace's distinct streams, or 1 for --policy single). Both then have the
+# same room for data. The requests
 # before the "measure starts" marker (the fill and the warm-up) are
 # replayed but not counted. The simulator replays the series' streams
 # (--policy kernel) and, as a stand-in for the unpatched kernel, every
@@ -52,16 +53,17 @@ for d in "$@"; do
 	warm=$(awk '$1 == "M" { exit } $1 == "W" {
 			n += int(($2 + $3 - 1) / 8) - int($2 / 8) + 1 } END { print n + 0 }' "$d/trace.sim")
 	grep -v '^M$' "$d/trace.sim" > "$d/trace.replay"
-	sim() {	# STREAMS POLICY
+	sim() {	# USED POLICY STREAMS: streams the replay uses and offers
 		local blocks=$((usable + 2 + 2 * $1))
 		"$SIM" --trace "$d/trace.replay" --logical-pages $((cap / 4096)) \
-			--block-pages $((ru_kb / 4)) --streams "$1" --policy "$2" \
+			--block-pages $((ru_kb / 4)) --streams "$3" --policy "$2" \
 			--op "$(echo "scale=6; $blocks * $ru_kb * 1024 / $cap - 1" | bc)" \
 			--gc greedy --gc-dest per-stream --warmup-pages "$warm" |
 			sed -n 's/^waf //p'
 	}
-	s_series=$(sim 8 kernel)
-	s_single=$(sim 1 single)
+	used=$(awk '$1 == "W" && $7 != 0 && !s[$7]++ { n++ } END { print n ? n : 1 }' "$d/trace.replay")
+	s_series=$(sim "$used" kernel 8)
+	s_single=$(sim 1 single 1)
 	f_series=$(get measure.waf)
 	f_base=-
 	if [ -n "${BASE_TSV:-}" ]; then

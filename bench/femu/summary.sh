@@ -5,10 +5,11 @@
 # against the unpatched base: "lower" or "higher" only when the two
 # kernels' min-max ranges do not overlap, else "tie".
 #
-#   bench/femu/summary.sh TSV OUTDIR     -> OUTDIR/device.md, device-opN.png
+#   bench/femu/summary.sh DIR/NAME.tsv OUTDIR   -> OUTDIR/NAME.md, NAME-opN.png
 set -euo pipefail
 [ $# = 2 ] || { echo "usage: summary.sh TSV OUTDIR" >&2; exit 2; }
 tsv=$1 dir=$2
+name=$(basename "$tsv" .tsv)
 [ -s "$tsv" ] || { echo "summary: no $tsv" >&2; exit 1; }
 mkdir -p "$dir"
 
@@ -29,18 +30,18 @@ cells() {
 		}
 	}' "$tsv" | sort -k1,1n -k2,2 -k3,3
 }
-cells > "$dir/device.cells"
+cells > "$dir/$name.cells"
 kernels=$(awk -F'\t' 'NR > 1 && !s[$4]++ { print $4 }' "$tsv" | tr '\n' ' ')
 
 {
 	echo "# Write amplification on FEMU's FDP SSD"
 	echo
-	echo "Raw runs: \`device.tsv\`. WAF = media bytes / host bytes (FDP"
+	echo "Raw runs: \`$name.tsv\`. WAF = media bytes / host bytes (FDP"
 	echo "statistics log 22h) of the measured part; mean ± sample standard"
 	echo "deviation [min-max] over n runs (fresh device, fresh boot each)."
 	echo "series vs base: lower or higher only where the two min-max ranges"
 	echo "do not overlap, else tie."
-	for op in $(cut -d' ' -f1 "$dir/device.cells" | sort -un); do
+	for op in $(cut -d' ' -f1 "$dir/$name.cells" | sort -un); do
 		echo
 		echo "## OP $op %"
 		echo
@@ -73,12 +74,12 @@ kernels=$(awk -F'\t' 'NR > 1 && !s[$4]++ { print $4 }' "$tsv" | tr '\n' ' ')
 					} else
 						printf " - | - |\n"
 				}
-			}' "$dir/device.cells"
+			}' "$dir/$name.cells"
 	done
-} > "$dir/device.md"
+} > "$dir/$name.md"
 
 command -v gnuplot >/dev/null || { echo "summary: gnuplot missing, no plot" >&2; exit 0; }
-for op in $(cut -d' ' -f1 "$dir/device.cells" | sort -un); do
+for op in $(cut -d' ' -f1 "$dir/$name.cells" | sort -un); do
 	# One line per workload: index, name, then mean, min, max per kernel.
 	awk -v op="$op" -v ks="$kernels" '
 		$1 == op { w[$2] = 1; v[$2, $3] = $5 " " $7 " " $8 }
@@ -93,27 +94,27 @@ for op in $(cut -d' ' -f1 "$dir/device.cells" | sort -un); do
 					printf " %s", ((names[i], K[j]) in v) ? v[names[i], K[j]] : "NaN NaN NaN"
 				printf "\n"
 			}
-		}' "$dir/device.cells" > "$dir/device-op$op.dat"
+		}' "$dir/$name.cells" > "$dir/$name-op$op.dat"
 	nk=$(echo "$kernels" | wc -w)
 	plots=
 	i=0
 	for k in $kernels; do
 		c=$((3 + 3 * i))
-		plots="$plots${plots:+, }'$dir/device-op$op.dat' using (\$1 + ($i - ($nk - 1) / 2.0) * 0.25):$c:$((c + 1)):$((c + 2)) with yerrorbars pt 7 title '$k'"
+		plots="$plots${plots:+, }'$dir/$name-op$op.dat' using (\$1 + ($i - ($nk - 1) / 2.0) * 0.25):$c:$((c + 1)):$((c + 2)) with yerrorbars pt 7 title '$k'"
 		i=$((i + 1))
 	done
 	gnuplot <<GP
 set terminal pngcairo size 900,460 font ",9" noenhanced
-set output "$dir/device-op$op.png"
+set output "$dir/$name-op$op.png"
 set title "FEMU FDP SSD, OP $op %: write amplification (mean; bar: min-max over runs)"
 set ylabel "WAF (media / host bytes)"
 set yrange [0:*]
-set xrange [-0.5:$(wc -l < "$dir/device-op$op.dat") - 0.5]
+set xrange [-0.5:$(wc -l < "$dir/$name-op$op.dat") - 0.5]
 set xtics rotate by 30 right
 set grid ytics
 set key top right
-set xtics ($(awk '{ printf "%s\"%s\" %d", (NR > 1 ? ", " : ""), $2, $1 }' "$dir/device-op$op.dat"))
+set xtics ($(awk '{ printf "%s\"%s\" %d", (NR > 1 ? ", " : ""), $2, $1 }' "$dir/$name-op$op.dat"))
 plot $plots
 GP
 done
-rm -f "$dir"/device-op*.dat "$dir/device.cells"
+rm -f "$dir/$name"-op*.dat "$dir/$name.cells"

@@ -29,7 +29,7 @@ table() {
 # row NAME: the workload's row of NAME's table, or the summary's error
 row() {
 	"$summary" "$tmp/$1.tsv" "$tmp/$1" > "$tmp/$1.out" 2>&1 &&
-		grep '^| w |' "$tmp/$1/device.md"
+		grep '^| w |' "$tmp/$1/$1.md"
 }
 check() {	# NAME PATTERN: the row matches
 	local out
