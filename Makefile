@@ -82,7 +82,7 @@ bench-quick: kernel
 # checkout or git mirror) and both kernels (build/obj: make kernel;
 # build/obj-base: make bench). First a smoke run (where each stream's
 # writes land, on the series), then every cell RUNS times
-# (bench/femu/matrix.sh: KERNELS x OP x WORKLOADS, FLASH_MB of flash;
+# (bench/femu/matrix.sh: KERNELS x OP x WORKLOADS, a namespace of NS_MB;
 # WORKLOADS empty: all), then the tables and plots in build/femu/results,
 # and the simulator against the device (bench/femu/sim-compare.sh, on the
 # series' traced first runs).
@@ -92,7 +92,7 @@ KERNELS ?= base series-off series
 OP ?= 7 28
 RUNS ?= 3
 WORKLOADS ?=
-FLASH_MB ?= 128
+NS_MB ?= 109
 bench-device:
 	@start=$$(date +%s); \
 	if [ -n "$(DEV)" ]; then \
@@ -104,7 +104,7 @@ bench-device:
 		grep -q 'write_stream=1 (ok) *ruh0+8MiB' build/femu/runs/smoke/probe.txt || \
 			{ echo "make bench-device: the smoke run's stream 1 did not reach handle 0" >&2; exit 1; }; \
 		bench/femu/matrix.sh -t -r $(RUNS) -k "$(KERNELS)" -p "$(OP)" -w "$(WORKLOADS)" \
-			-f $(FLASH_MB) -o build/femu/device.tsv && \
+			-n $(NS_MB) -o build/femu/device.tsv && \
 		bench/femu/summary.sh build/femu/device.tsv build/femu/results && \
 		BASE_TSV=build/femu/device.tsv bench/femu/sim-compare.sh \
 			build/femu/runs/matrix/series-*-run1 > build/femu/results/sim-vs-device.tsv && \

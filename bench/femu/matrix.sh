@@ -8,7 +8,7 @@
 # goes on where it stopped. Then bench/femu/summary.sh.
 #
 #   bench/femu/matrix.sh [-o TSV] [-r RUNS] [-k "KERNELS"] [-p "OPS"]
-#                        [-w "WORKLOADS"] [-f FLASH_MB] [-t]
+#                        [-w "WORKLOADS"] [-n NS_MB] [-t]
 #
 # -t: the series' first run of each cell is traced (run.sh --trace), for
 # bench/femu/sim-compare.sh; the trace stays in the guest's memory until
@@ -25,18 +25,18 @@ runs=3
 kernels="base series-off series"
 ops="7 28"
 workloads=
-flash=128
+ns=109
 trace=0
-while getopts o:r:k:p:w:f:t o; do
+while getopts o:r:k:p:w:n:t o; do
 	case $o in
 	o) tsv=$OPTARG ;;
 	r) runs=$OPTARG ;;
 	k) kernels=$OPTARG ;;
 	p) ops=$OPTARG ;;
 	w) workloads=$OPTARG ;;
-	f) flash=$OPTARG ;;
+	n) ns=$OPTARG ;;
 	t) trace=1 ;;
-	*) die "usage: matrix.sh [-o TSV] [-r RUNS] [-k KERNELS] [-p OPS] [-w WORKLOADS] [-f FLASH_MB] [-t]" ;;
+	*) die "usage: matrix.sh [-o TSV] [-r RUNS] [-k KERNELS] [-p OPS] [-w WORKLOADS] [-n NS_MB] [-t]" ;;
 	esac
 done
 if [ -z "$workloads" ]; then
@@ -66,7 +66,7 @@ for ((r = 1; r <= runs; r++)); do
 				topt=()
 				[ "$trace" = 1 ] && [ "$k" = series ] && [ "$r" = 1 ] && topt=(--trace)
 				if ! "$ROOT/bench/femu/run.sh" --kernel "$k" --op "$op" --workload "$w" \
-					--flash-mb "$flash" --out "$out" "${topt[@]}" > "$out.log" 2>&1; then
+					--ns-mb "$ns" --out "$out" "${topt[@]}" > "$out.log" 2>&1; then
 					log "femu matrix: run $r, OP $op %, $w, $k failed (see $out.log)"
 					failed=$((failed + 1))
 					continue

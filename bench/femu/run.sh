@@ -9,7 +9,11 @@
 #     --op PCT        over-provisioning, in percent (default 7): (usable
 #                     flash - namespace) / namespace, where the usable flash
 #                     is what FEMU's FTL can fill with data (below)
-#     --flash-mb MB   FEMU's flash in MiB (default 128)
+#     --ns-mb MB      the namespace in MiB (default 109); the flash is the
+#                     fewest reclaim units that give it OP, so every OP
+#                     level runs the workloads on the same file system
+#     --flash-mb MB   instead: FEMU's flash in MiB, the namespace follows
+#                     from OP
 #     --ru-kb KB      reclaim unit (FEMU's superblock) in KiB, a multiple of
 #                     16 (default 512)
 #     --workload W    probe, or bench/femu/workloads/W.sh (default
@@ -58,7 +62,8 @@ set -euo pipefail
 
 KSEL=series
 OP=7
-FLASH_MB=128
+NS_MB=109
+FLASH_MB=''
 RU_KB=512
 WL=fio-randwrite
 WARM=1
@@ -71,7 +76,8 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) KSEL=$2; shift 2 ;;
 	--op) OP=$2; shift 2 ;;
-	--flash-mb) FLASH_MB=$2; shift 2 ;;
+	--ns-mb) NS_MB=$2 FLASH_MB=''; shift 2 ;;
+	--flash-mb) FLASH_MB=$2 NS_MB=''; shift 2 ;;
 	--ru-kb) RU_KB=$2; shift 2 ;;
 	--workload) WL=$2; shift 2 ;;
 	--warm) WARM=$2; shift 2 ;;
@@ -80,7 +86,7 @@ while [ $# -gt 0 ]; do
 	--out) OUT=$2; shift 2 ;;
 	--timeout) TIMEOUT=$2; shift 2 ;;
 	--trace) TRACE=1; shift ;;
-	*) die "usage: run.sh [--kernel series|series-off|base|FILE] [--op PCT] [--flash-mb MB] [--ru-kb KB] [--workload W] [--warm N] [--measure N] [--gc LOW/HIGH] [--out DIR] [--timeout SECS] [--trace]" ;;
+	*) die "usage: run.sh [--kernel series|series-off|base|FILE] [--op PCT] [--ns-mb MB | --flash-mb MB] [--ru-kb KB] [--workload W] [--warm N] [--measure N] [--gc LOW/HIGH] [--out DIR] [--timeout SECS] [--trace]" ;;
 	esac
 done
 KAPPEND=
@@ -93,19 +99,29 @@ esac
 [ -f "$KERNEL" ] || die "no kernel at $KERNEL"
 [ "$WL" = probe ] || [ -x "$ROOT/bench/femu/workloads/$WL.sh" ] ||
 	die "no workload bench/femu/workloads/$WL.sh"
-case $FLASH_MB$RU_KB$OP in *[!0-9]*) die "--flash-mb, --ru-kb, --op: whole numbers" ;; esac
+case $NS_MB$FLASH_MB$RU_KB$OP in *[!0-9]*) die "--ns-mb, --flash-mb, --ru-kb, --op: whole numbers" ;; esac
 [ $((RU_KB % 16)) = 0 ] && [ "$RU_KB" -ge 64 ] || die "--ru-kb: a multiple of 16, at least 64"
-[ $((FLASH_MB * 1024 % RU_KB)) = 0 ] || die "--flash-mb must be a multiple of --ru-kb"
+[ -z "$FLASH_MB" ] || [ $((FLASH_MB * 1024 % RU_KB)) = 0 ] ||
+	die "--flash-mb must be a multiple of --ru-kb"
 [ "$WL" = probe ] || [ "$MEASURE" -ge 2 ] ||
 	log "femu: warning: --measure $MEASURE: steady state wants at least 2 device writes"
 case $GC in [0-9]*/[0-9]*) ;; *) die "--gc LOW/HIGH, e.g. 95/98" ;; esac
 GC_LOW=${GC%/*} GC_HIGH=${GC#*/}
-BLKS=$((FLASH_MB * 1024 / RU_KB))	# reclaim units
 PGS=$((RU_KB / 16))			# pages of 4 KiB a block
 NRUH=8
-USABLE=$((BLKS - (BLKS * (100 - GC_LOW) / 100 + 1) - NRUH - 1))
+usable() { echo $(($1 - ($1 * (100 - GC_LOW) / 100 + 1) - NRUH - 1)); }
+if [ -n "$FLASH_MB" ]; then
+	BLKS=$((FLASH_MB * 1024 / RU_KB))	# reclaim units
+	USABLE=$(usable $BLKS)
+	NS_MB=$((USABLE * RU_KB * 100 / (100 + OP) / 1024))
+else
+	need=$(((NS_MB * 1024 * (100 + OP) + 100 * RU_KB - 1) / (100 * RU_KB)))
+	BLKS=$need
+	while [ "$(usable $BLKS)" -lt "$need" ]; do BLKS=$((BLKS + 1)); done
+	USABLE=$(usable $BLKS)
+fi
 [ "$USABLE" -ge $((BLKS / 2)) ] || die "femu: too few reclaim units ($BLKS) for 8 handles and GC"
-NS_MB=$((USABLE * RU_KB * 100 / (100 + OP) / 1024))
+FLASH=$(echo "scale=1; $BLKS * $RU_KB / 1024" | bc)	# MiB
 OUT=${OUT:-$BUILD/femu/runs/$KSEL-$WL-op$OP}
 start=$(date +%s)
 
@@ -140,7 +156,7 @@ for a in "${FEMU_ARGS[@]}"; do
 	case $a in *[[:space:]*?[\\]*) die "femu: QEMU argument '$a' has a blank or a glob character" ;; esac
 done
 
-log "femu: $KSEL kernel, $WL, flash ${FLASH_MB} MiB in $BLKS units of $RU_KB KiB ($USABLE usable), namespace ${NS_MB} MiB (OP $OP %), GC $GC, warm $WARM, measure $MEASURE; out $OUT"
+log "femu: $KSEL kernel, $WL, flash $FLASH MiB in $BLKS units of $RU_KB KiB ($USABLE usable), namespace ${NS_MB} MiB (OP $OP %), GC $GC, warm $WARM, measure $MEASURE; out $OUT"
 set +e
 VM_QEMU=$FEMU VM_QEMU_ARGS="${FEMU_ARGS[*]}" nice -n 19 \
 	"$ROOT/scripts/vm.sh" --out "$OUT" --kernel "$OUT/bzImage" --timeout "$TIMEOUT" --mem 1024 \
@@ -153,7 +169,7 @@ secs=$(( $(date +%s) - start ))
 	echo "kernel_sel $KSEL"
 	echo "kernel_append ${KAPPEND:-none}"
 	echo "op_pct $OP"
-	echo "flash_mb $FLASH_MB"
+	echo "flash_mb $FLASH"
 	echo "ru_kb $RU_KB"
 	echo "usable_rus $USABLE"
 	echo "namespace_mb $NS_MB"
