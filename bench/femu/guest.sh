@@ -208,5 +208,4 @@ report() {	# NAME H0 M0 T0 H1 M1 T1
 	echo "== RUH usage at the end (handle host_bytes media_bytes)" >&2
 	ruh_usage | sed 's/^/ruh /'
 } | tee result.txt
-[ "${PIPESTATUS[0]}" = 0 ] || exit 1
 dmesg --notime > dmesg-end.log 2>&1 || true
