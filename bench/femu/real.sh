@@ -53,6 +53,8 @@ mkdir -p "$(dirname "$tsv")"
 for ((r = 1; r <= runs; r++)); do
 	for w in $workloads; do
 		out=$BUILD/femu/runs/real/$kernel-$w-run$r
+		prep=$ROOT/bench/femu/workloads/$w.prep
+		[ ! -x "$prep" ] || "$prep" || die "real: $w.prep failed"
 		rm -rf "$out"
 		mkdir -p "$out"
 		(cd "$out" && BENCH_DEV=$dev BUILD=$BUILD bash "$ROOT/bench/femu/guest.sh" "$w" 1 2) ||

@@ -141,6 +141,11 @@ if [ ! -x "$bin/memhog" ] || [ "$ROOT/bench/memhog.c" -nt "$bin/memhog" ]; then
 	${CC:-cc} -O2 -Wall -o "$bin/memhog" "$ROOT/bench/memhog.c"
 fi
 
+# What a workload needs on the host, whose root the guest mounts: its
+# packages and binaries (workloads/W.prep, where there is one).
+prep=$ROOT/bench/femu/workloads/$WL.prep
+[ ! -x "$prep" ] || "$prep" || die "femu: $WL.prep failed"
+
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 rm -f "$OUT/result.txt" "$OUT/device.txt" "$OUT/probe.txt" "$OUT/trace.raw"
