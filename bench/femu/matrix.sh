@@ -19,6 +19,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
+# shellcheck source=bench/femu/lib.sh
+. "$ROOT/bench/femu/lib.sh"
 
 tsv=$BUILD/femu/device.tsv
 runs=3
@@ -39,13 +41,8 @@ while getopts o:r:k:p:w:n:t o; do
 	*) die "usage: matrix.sh [-o TSV] [-r RUNS] [-k KERNELS] [-p OPS] [-w WORKLOADS] [-n NS_MB] [-t]" ;;
 	esac
 done
-if [ -z "$workloads" ]; then
-	for w in "$ROOT"/bench/femu/workloads/*.sh; do
-		w=$(basename "$w" .sh)
-		[ "$w" = lib ] || workloads="$workloads $w"
-	done
-fi
-header="run	op_pct	workload	kernel	flash_mb	namespace_mb	warm_host	warm_media	host_bytes	media_bytes	waf	secs"
+[ -n "$workloads" ] || workloads=$(femu_workloads)
+header=$FEMU_TSV_HEADER
 mkdir -p "$(dirname "$tsv")"
 [ -s "$tsv" ] || echo "$header" > "$tsv"
 [ "$(head -n1 "$tsv")" = "$header" ] || die "$tsv: not a device table"

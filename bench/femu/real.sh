@@ -11,12 +11,14 @@
 #   WIPE=yes bench/femu/real.sh [-r RUNS] [-w "WORKLOADS"] [-o TSV] /dev/nvmeXnY
 #
 # It destroys every byte on the namespace, and mkfs runs on it: WIPE=yes
-# says you know. Needs root, nvme-cli, fio and what the workloads use
-# (PostgreSQL 15, db_bench, dbench); a Streams-only SSD has no FDP log
-# page and is refused.
+# says you know. Needs root, nvme-cli and fio; a workload's own packages
+# (PostgreSQL, MariaDB, db_bench, ...) are installed by its W.prep. A
+# Streams-only SSD has no FDP log page and is refused.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
+# shellcheck source=bench/femu/lib.sh
+. "$ROOT/bench/femu/lib.sh"
 
 runs=3 workloads='' tsv=$BUILD/femu/real.tsv
 while getopts r:w:o: o; do
@@ -38,27 +40,34 @@ grep -qs "^$dev " /proc/mounts && die "$dev is mounted"
 ctrl=/dev/$(basename "$(readlink -f "/sys/block/$disk/device")")
 nvme get-log "$ctrl" --log-id=0x22 --lsi=1 --log-len=64 -b > /dev/null ||
 	die "$ctrl: no FDP statistics log page (22h) for endurance group 1"
-if [ -z "$workloads" ]; then
-	for w in "$ROOT"/bench/femu/workloads/*.sh; do
-		w=$(basename "$w" .sh)
-		[ "$w" = lib ] || workloads="$workloads $w"
-	done
-fi
+[ -n "$workloads" ] || workloads=$(femu_workloads)
 mkdir -p "$BUILD/femu/bin"
 ${CC:-cc} -O2 -Wall -o "$BUILD/femu/bin/memhog" "$ROOT/bench/memhog.c"
 kernel=${KERNEL_LABEL:-$(uname -r)}
-header="run	op_pct	workload	kernel	flash_mb	namespace_mb	warm_host	warm_media	host_bytes	media_bytes	waf	secs"
+header=$FEMU_TSV_HEADER
+# What a workload leaves on the SSD (its file system; a swap file if its
+# teardown failed) is released before the next one, which mkfs's the
+# namespace; what cannot be released stops the run.
+release() {
+	local f
+	for f in $(swapon --show=NAME --noheadings); do
+		case $f in /mnt/femu/*) swapoff "$f" || die "real: $1 left swap on $f" ;; esac
+	done
+	if findmnt -rn -S "$dev" > /dev/null; then
+		umount "$dev" || die "real: $1 left $dev mounted (busy)"
+	fi
+}
 mkdir -p "$(dirname "$tsv")"
 [ -s "$tsv" ] || echo "$header" > "$tsv"
 for ((r = 1; r <= runs; r++)); do
 	for w in $workloads; do
 		out=$BUILD/femu/runs/real/$kernel-$w-run$r
-		prep=$ROOT/bench/femu/workloads/$w.prep
-		[ ! -x "$prep" ] || "$prep" || die "real: $w.prep failed"
+		femu_prep "$w"
 		rm -rf "$out"
 		mkdir -p "$out"
 		(cd "$out" && BENCH_DEV=$dev BUILD=$BUILD bash "$ROOT/bench/femu/guest.sh" "$w" 1 2) ||
 			die "run $r, $w: failed (see $out)"
+		release "$w"
 		awk -v r=$r -v w="$w" -v k="$kernel" -v mb=$(( $(cat "/sys/block/$disk/size") / 2048 )) '
 			{ v[$1] = $2 }
 			END {

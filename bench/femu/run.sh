@@ -59,6 +59,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
+# shellcheck source=bench/femu/lib.sh
+. "$ROOT/bench/femu/lib.sh"
 
 KSEL=series
 OP=7
@@ -141,10 +143,7 @@ if [ ! -x "$bin/memhog" ] || [ "$ROOT/bench/memhog.c" -nt "$bin/memhog" ]; then
 	${CC:-cc} -O2 -Wall -o "$bin/memhog" "$ROOT/bench/memhog.c"
 fi
 
-# What a workload needs on the host, whose root the guest mounts: its
-# packages and binaries (workloads/W.prep, where there is one).
-prep=$ROOT/bench/femu/workloads/$WL.prep
-[ ! -x "$prep" ] || "$prep" || die "femu: $WL.prep failed"
+[ "$WL" = probe ] || femu_prep "$WL"
 
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
