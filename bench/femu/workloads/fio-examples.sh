@@ -17,7 +17,7 @@ examples="basic-verify cmdprio-bssplit cross-stripe-verify dedupe-global
 size=$(blockdev --getsize64 "$DEV")
 work=/tmp/femu-fio
 mkdir -p $work
-cd $work
+cd $work || exit 1
 declare -A failed=()
 ran=0
 while ! written_enough; do
