@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034	# used by the scripts that source it
-# Sourced by bench/femu/matrix.sh and bench/femu/real.sh, after
+# Sourced by bench/femu/{run,matrix,real}.sh and the W.prep scripts, after
 # scripts/lib.sh: what the two tables and their workloads share.
 
 # The raw table: one line per run (bench/femu/summary.sh reads it).
@@ -20,4 +20,15 @@ femu_workloads() {
 femu_prep() {
 	local prep=$ROOT/bench/femu/workloads/$1.prep
 	[ ! -x "$prep" ] || "$prep" || die "femu: $1.prep failed"
+}
+
+# Install the Debian packages of "$@" that are missing (as root).
+femu_need_pkgs() {
+	local p missing=()
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} = 0 ] ||
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >&2
 }

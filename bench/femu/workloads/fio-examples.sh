@@ -19,8 +19,8 @@ work=/tmp/femu-fio
 mkdir -p $work
 cd $work || exit 1
 declare -A failed=()
-ran=0
 while ! written_enough; do
+	ran=0	# a round in which every job file failed writes nothing
 	for ex in $examples; do
 		[ -n "${failed[$ex]:-}" ] && continue
 		{
@@ -51,5 +51,5 @@ while ! written_enough; do
 			ran=$((ran + 1))
 		fi
 	done
-	[ $ran -gt 0 ] || { echo "no example job ran" >&2; exit 1; }
+	[ $ran -gt 0 ] || { echo "no example job ran in a round" >&2; exit 1; }
 done
