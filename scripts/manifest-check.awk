@@ -8,7 +8,9 @@
 #   results   PASS|FAIL|SKIP SUITE: TEST[ # note], or FAIL SUITE # note for
 #             a whole file (tap-summary.awk fails a plan 1..0)
 function bad(s, what) { nprob[s]++; prob[s, nprob[s]] = what }
-function out(ok, what) { tap[++n] = (ok ? "ok " : "not ok ") n " " what }
+# n is stepped before the assignment: awks differ in whether a subscript's
+# ++n happens before or after the right-hand side is evaluated.
+function out(ok, what) { n++; tap[n] = (ok ? "ok " : "not ok ") n " " what }
 function listed_as(s, t, i) {	# the manifest entry covering s/t, or ""
 	if ((s, t) in listed)
 		return t
