@@ -21,12 +21,21 @@ runuser -u postgres -- $pg/pg_ctl -D $MNT/pg -l /tmp/femu-pg.log -w \
 	-o "-c listen_addresses= -c unix_socket_directories=/tmp
 	    -c max_wal_size=8MB -c min_wal_size=4MB -c checkpoint_timeout=30s
 	    -c shared_buffers=8MB -c autovacuum_naptime=5s" start
+# Teardown fails the workload when a piece of it failed or cannot be
+# undone: a backup that stopped early measured another workload, and a
+# swap file or a server left running would keep the device busy.
+backup='' hog=''
 cleanup() {
+	local rc=$?
 	touch $stop
-	wait || true
-	swapoff $MNT/swapfile 2>/dev/null || true
-	rmdir $cg 2>/dev/null || true
-	runuser -u postgres -- $pg/pg_ctl -D $MNT/pg -w stop >/dev/null || true
+	if [ -n "$backup" ]; then wait "$backup" || { echo "pgbench-mix: the backup failed" >&2; rc=1; }; fi
+	if [ -n "$hog" ]; then wait "$hog" || rc=1; fi
+	if awk -v f=$MNT/swapfile '$1 == f { s = 1 } END { exit !s }' /proc/swaps; then
+		swapoff $MNT/swapfile || rc=1
+	fi
+	if [ -d $cg ]; then rmdir $cg || rc=1; fi
+	runuser -u postgres -- $pg/pg_ctl -D $MNT/pg -w stop >/dev/null || rc=1
+	exit $rc
 }
 trap cleanup EXIT
 runuser -u postgres -- pgbench -h /tmp -i -s 1 -q postgres
@@ -52,12 +61,15 @@ rm -f $stop
 		done
 	done
 ) &
+backup=$!
 (	# the memory pressure
 	while [ ! -e $stop ]; do
 		sh -c "echo \$\$ > $cg/cgroup.procs; exec $BUILD/femu/bin/memhog 32" || true
 	done
 ) &
+hog=$!
 until written_enough; do
+	kill -0 $backup 2>/dev/null || exit 1	# cleanup says why
 	runuser -u postgres -- pgbench -h /tmp -c 4 -T 20 postgres >/dev/null
 	runuser -u postgres -- psql -h /tmp -q -c 'TRUNCATE pgbench_history' postgres
 done
