@@ -27,6 +27,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../../scripts/lib.sh"
+# shellcheck source=bench/femu/lib.sh
+. "$ROOT/bench/femu/lib.sh"
 
 FDIR=${FDIR:-$BUILD/femu}
 FBIN=$FDIR/qemu-system-x86_64
@@ -51,19 +53,8 @@ start=$(date +%s)
 mkdir -p "$FDIR"
 
 # Debian packages the build needs.
-pkgs="build-essential libglib2.0-dev libpixman-1-dev python3-venv libfdt-dev
-	zlib1g-dev ninja-build flex bison pkg-config xz-utils rsync"
-missing=
-for p in $pkgs; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	[ "$(id -u)" = 0 ] || die "femu: missing packages:$missing (run as root)"
-	log "femu: apt-get install$missing"
-	apt-get -q update >/dev/null
-	# shellcheck disable=SC2086 # one word per package
-	DEBIAN_FRONTEND=noninteractive apt-get -q install -y $missing >/dev/null
-fi
+femu_need_pkgs build-essential libglib2.0-dev libpixman-1-dev python3-venv \
+	libfdt-dev zlib1g-dev ninja-build flex bison pkg-config xz-utils rsync
 
 # Trixie's qemu orig tarball, for the three wrap subprojects.
 orig=$(compgen -G "$QDL/qemu_10.0.*.orig.tar.*" | head -n1 || true)

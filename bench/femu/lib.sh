@@ -22,13 +22,17 @@ femu_prep() {
 	[ ! -x "$prep" ] || "$prep" || die "femu: $1.prep failed"
 }
 
-# Install the Debian packages of "$@" that are missing (as root).
+# Install the Debian packages of "$@" that are missing (as root; the
+# package lists are refreshed first, as a fresh machine may have none).
 femu_need_pkgs() {
 	local p missing=()
 	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 			missing+=("$p")
 	done
-	[ ${#missing[@]} = 0 ] ||
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >&2
+	[ ${#missing[@]} != 0 ] || return 0
+	[ "$(id -u)" = 0 ] || die "femu: missing packages: ${missing[*]} (run as root)"
+	log "femu: apt-get install ${missing[*]}"
+	apt-get -q update >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >&2
 }
