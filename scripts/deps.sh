@@ -9,6 +9,7 @@ set -euo pipefail
 PKGS=(
 	build-essential bc bison flex libelf-dev libssl-dev ccache cpio kmod
 	xz-utils rsync git python3 python3-ply python3-git
+	mawk gawk	# make test runs the host tests under each (run-tests.sh)
 	qemu-system-x86 fio nvme-cli sg3-utils
 	e2fsprogs xfsprogs btrfs-progs f2fs-tools mdadm dmsetup util-linux fdisk
 	gnuplot-nox	# the overhead plot of make bench (bench/overhead-plot.sh)

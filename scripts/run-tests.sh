@@ -2,7 +2,7 @@
 # Run every test and print the closing count. Expects a built kernel and
 # selftests (the Makefile's "test" target builds them first).
 #  1. the series check (applies, checkpatch --strict, matches the tree);
-#  2. host-side tests (tests/host/*.sh, TAP);
+#  2. host-side tests (tests/host/*.sh, TAP), under mawk and under gawk;
 #  3. one VM boot: the streams kselftests, the KUnit suites that ran at
 #     boot, and a check of the kernel log of the boot and of each suite
 #     (scripts/kernel-log-check.sh);
@@ -58,6 +58,15 @@ fi
 rm -rf "$res"
 mkdir -p "$res/host"
 
+# The awks the host tests run under (scripts/deps.sh installs both), and
+# the suite name of host test $1 under awk $2.
+HOST_AWKS="mawk gawk"
+host_suite() {
+	local name
+	name=$(basename "$1" .sh)
+	[ "$2" = mawk ] && echo "$name" || echo "$name-$2"
+}
+
 # timed NAME OUTPUT COMMAND...: run it, its output to OUTPUT, and print
 # and keep its wall time.
 timed() {
@@ -75,12 +84,22 @@ if [ -z "$T" ] && [ "${GUEST_ONLY:-0}" != 1 ]; then
 	timed series "$res/series.tap" "$ROOT/scripts/check-series.sh"
 	echo $? > "$res/series.rc"
 
+	# The scripts run wherever users run them, and "awk" is mawk on a
+	# plain Debian, gawk where something pulled it in (mariadb-server
+	# does) and on most other distributions: the host tests run under
+	# each, gawk's suites named NAME-gawk.
 	log "host tests"
-	for t in "$ROOT"/tests/host/*.sh; do
-		[ -f "$t" ] || continue
-		name=$(basename "$t" .sh)
-		timed "$name" "$res/host/$name.tap" bash "$t"
-		echo $? > "$res/host/$name.rc"
+	for a in $HOST_AWKS; do
+		path=$(command -v "$a") || die "no $a: make deps installs it"
+		mkdir -p "$res/host/awk-$a"
+		ln -sf "$path" "$res/host/awk-$a/awk"
+		for t in "$ROOT"/tests/host/*.sh; do
+			[ -f "$t" ] || continue
+			name=$(host_suite "$t" "$a")
+			PATH=$res/host/awk-$a:$PATH \
+				timed "$name" "$res/host/$name.tap" bash "$t"
+			echo $? > "$res/host/$name.rc"
+		done
 	done
 fi
 
@@ -180,7 +199,9 @@ elif [ "${GUEST_ONLY:-0}" = 1 ]; then
 	# Only what the VM reports: not the series check, not the host tests.
 	manifest=(-m "$res/manifest")
 	skip="series qemu-fdp kernel-qemu-fdp"
-	for t in "$ROOT"/tests/host/*.sh; do skip+=" $(basename "$t" .sh)"; done
+	for a in $HOST_AWKS; do
+		for t in "$ROOT"/tests/host/*.sh; do skip+=" $(host_suite "$t" "$a")"; done
+	done
 	awk -F'\t' -v skip="$skip" 'BEGIN { n = split(skip, s, " "); for (i = 1; i <= n; i++) drop[s[i]] = 1 }
 		/^#/ || !($1 in drop)' "$manifest_file" > "$res/manifest"
 fi
