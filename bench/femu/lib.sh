@@ -24,8 +24,11 @@ femu_prep() {
 
 # Install the Debian packages of "$@" that are missing (as root; the
 # package lists are refreshed first, as a fresh machine may have none).
+# They are for the guest: no recommended extras, and no service started
+# on the host (policy-rc.d's 101, "action forbidden", unless the machine
+# has a policy of its own), where a MariaDB server would only hold memory.
 femu_need_pkgs() {
-	local p missing=()
+	local p missing=() policy=/usr/sbin/policy-rc.d
 	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 			missing+=("$p")
@@ -34,5 +37,15 @@ femu_need_pkgs() {
 	[ "$(id -u)" = 0 ] || die "femu: missing packages: ${missing[*]} (run as root)"
 	log "femu: apt-get install ${missing[*]}"
 	apt-get -q update >/dev/null
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >&2
+	# In a subshell, whose traps remove the policy however it ends.
+	(
+		if [ ! -e "$policy" ]; then
+			trap 'rm -f "$policy"' EXIT
+			trap 'exit 130' INT TERM
+			printf '#!/bin/sh\nexit 101\n' > "$policy"
+			chmod 755 "$policy"
+		fi
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends "${missing[@]}" >&2
+	) || die "femu: apt-get install ${missing[*]} failed"
 }
