@@ -87,7 +87,8 @@ bench-quick: kernel
 # and the simulator against the device (bench/femu/sim-compare.sh, on the
 # series' traced first runs).
 # DEV=/dev/nvmeXnY: the same workloads on a real FDP SSD, on the running
-# kernel, WIPE=yes required (bench/femu/real.sh).
+# kernel, WIPE=yes required, KERNEL_LABEL the kernel's column (default uname
+# -r; bench/femu/real.sh).
 KERNELS ?= base series-off series
 OP ?= 7 28
 RUNS ?= 3

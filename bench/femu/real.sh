@@ -33,13 +33,17 @@ shift $((OPTIND - 1))
 [ $# = 1 ] || die "usage: WIPE=yes real.sh [-r RUNS] [-w WORKLOADS] [-o TSV] /dev/nvmeXnY"
 dev=$1
 disk=${dev#/dev/}
-[ -b "$dev" ] && [ -e "/sys/block/$disk/device" ] || die "$dev: not an NVMe namespace"
+# A namespace's block device (nvmeXnY, with an nsid), not a controller, a
+# partition or another kind of disk.
+case $disk in nvme*n*) ;; *) die "$dev: not an NVMe namespace" ;; esac
+[ -b "$dev" ] && [ -e "/sys/block/$disk/nsid" ] || die "$dev: not an NVMe namespace"
 [ "${WIPE:-}" = yes ] || die "$dev: every byte on it is destroyed; say WIPE=yes"
 [ "$(id -u)" = 0 ] || die "real.sh: run as root"
 grep -qs "^$dev " /proc/mounts && die "$dev is mounted"
-ctrl=/dev/$(basename "$(readlink -f "/sys/block/$disk/device")")
-nvme get-log "$ctrl" --log-id=0x22 --lsi=1 --log-len=64 -b > /dev/null ||
-	die "$ctrl: no FDP statistics log page (22h) for endurance group 1"
+# Admin commands go through the namespace's node: with native multipath
+# its disk's device is the subsystem, which has no node to send them to.
+nvme get-log "$dev" --log-id=0x22 --lsi=1 --log-len=64 -b > /dev/null ||
+	die "$dev: no FDP statistics log page (22h) for endurance group 1"
 [ -n "$workloads" ] || workloads=$(femu_workloads)
 mkdir -p "$BUILD/femu/bin"
 ${CC:-cc} -O2 -Wall -o "$BUILD/femu/bin/memhog" "$ROOT/bench/memhog.c"
