@@ -33,17 +33,29 @@ cells() {
 cells > "$dir/$name.cells"
 kernels=$(awk -F'\t' 'NR > 1 && !s[$4]++ { print $4 }' "$tsv" | tr '\n' ' ')
 
+# bench/femu/real.sh's table: a real SSD, OP "-" (its own, unknown).
+real=0
+[ "$(cut -d' ' -f1 "$dir/$name.cells" | sort -u)" = - ] && real=1
 {
-	echo "# Write amplification on FEMU's FDP SSD"
-	echo
-	echo "Raw runs: \`$name.tsv\`. WAF = media bytes / host bytes (FDP"
-	echo "statistics log 22h) of the measured part; mean ± sample standard"
-	echo "deviation [min-max] over n runs (fresh device, fresh boot each)."
+	if [ $real = 1 ]; then
+		echo "# Write amplification on a real FDP SSD"
+		echo
+		echo "Raw runs: \`$name.tsv\`. WAF = media bytes / host bytes (FDP"
+		echo "statistics log 22h) of the measured part; mean ± sample standard"
+		echo "deviation [min-max] over n runs (the namespace filled anew each)."
+	else
+		echo "# Write amplification on FEMU's FDP SSD"
+		echo
+		echo "Raw runs: \`$name.tsv\`. WAF = media bytes / host bytes (FDP"
+		echo "statistics log 22h) of the measured part; mean ± sample standard"
+		echo "deviation [min-max] over n runs (fresh device, fresh boot each)."
+	fi
 	echo "series vs base: lower or higher only where the two min-max ranges"
 	echo "do not overlap, else tie."
 	for op in $(cut -d' ' -f1 "$dir/$name.cells" | sort -un); do
 		echo
-		echo "## OP $op %"
+		if [ "$op" = - ]; then echo "## The SSD's own over-provisioning"
+		else echo "## OP $op %"; fi
 		echo
 		printf "| workload |"
 		for k in $kernels; do printf " %s |" "$k"; done
@@ -106,7 +118,7 @@ for op in $(cut -d' ' -f1 "$dir/$name.cells" | sort -un); do
 	gnuplot <<GP
 set terminal pngcairo size 900,460 font ",9" noenhanced
 set output "$dir/$name-op$op.png"
-set title "FEMU FDP SSD, OP $op %: write amplification (mean; bar: min-max over runs)"
+set title "$([ $real = 1 ] && echo "FDP SSD" || echo "FEMU FDP SSD, OP $op %"): write amplification (mean; bar: min-max over runs)"
 set ylabel "WAF (media / host bytes)"
 set yrange [0:*]
 set xrange [-0.5:$(wc -l < "$dir/$name-op$op.dat") - 0.5]

@@ -39,7 +39,7 @@ check() {	# NAME PATTERN: the row matches
 }
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..8"
 table lower_when_ranges_apart "base 3.0 3.2 3.1" "series 2.0 2.2 2.1"
 check lower_when_ranges_apart '| 0\.677 | lower |$'
 table higher_when_ranges_apart "base 2.0 2.1" "series 2.3 2.4"
@@ -52,6 +52,17 @@ table mean_sd_min_max_n "base 2.0 4.0" "series 3.0 3.0"
 check mean_sd_min_max_n '| 3\.00 ± 1\.41 \[2\.00-4\.00\] n=2 | 3\.00 ± 0\.00 \[3\.00-3\.00\] n=2 | 1\.000 | tie |$'
 table missing_kernel_shows_dash "series 2.0 2.1"
 check missing_kernel_shows_dash '| 2\.05 ± 0\.07 \[2\.00-2\.10\] n=2 | - | - |$'
+
+# bench/femu/real.sh's table: OP "-" (a real SSD's own): the same
+# verdict, under a heading that names no FEMU and no OP level.
+table real_ssd_table "base 3.0 3.2" "series 2.0 2.2"
+sed -i 's/^\([0-9]*\)\t7\t/\1\t-\t/' "$tmp/real_ssd_table.tsv"
+out=$(row real_ssd_table)
+md=$tmp/real_ssd_table/real_ssd_table.md
+ok=0
+grep -q '| lower |$' <<<"$out" && grep -qx '# Write amplification on a real FDP SSD' "$md" &&
+	grep -qx "## The SSD's own over-provisioning" "$md" && ! grep -q 'FEMU\|OP -' "$md" && ok=1
+result real_ssd_table $ok "$(cat "$md" 2>/dev/null)" "$(cat "$tmp/real_ssd_table.out")"
 
 # An empty table is an error, not an empty result.
 : > "$tmp/empty.tsv"
