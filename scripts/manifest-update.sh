@@ -24,7 +24,7 @@ shopt -s nullglob
 files=()
 for f in "$res"/series.tap "$res"/host/*.tap "$res"/guest.tap "$res"/vm/guest/kunit.ktap \
 	"$res"/vm/guest/*.tap "$res"/kernel.tap "$res"/qemu-fdp/qemu-fdp.tap \
-	"$res"/kernel-qemu-fdp.tap; do
+	"$res"/qemu-fdp/bench_real.tap "$res"/kernel-qemu-fdp.tap; do
 	[ -f "$f" ] && files+=("$f")
 done
 [ ${#files[@]} -gt 0 ] || die "no TAP files in $res"

@@ -8,7 +8,9 @@
 #     (scripts/kernel-log-check.sh);
 #  4. not with GUEST_ONLY=1: a second VM, on QEMU 10 (built once per
 #     machine by scripts/qemu.sh), against QEMU's own FDP device
-#     (scripts/test-qemu-fdp.sh), with the same kernel log check;
+#     (scripts/test-qemu-fdp.sh), and in it the device benchmark on a
+#     user's SSD (scripts/guest/bench-real.sh), with the same kernel log
+#     check;
 #  5. the run against tests/manifest and tests/skip-allowlist
 #     (scripts/manifest-check.sh): a suite or test that did not report, or
 #     a skip nobody allowed, fails the run.
@@ -21,7 +23,8 @@
 #                    dot), kunit (TEST: a kunit.filter_glob) or qemu_fdp;
 #                    none of 1., 2. and the other suites, and the manifest
 #                    check holds only SUITE's file against SUITE's entries
-#                    (those TEST names, if given)
+#                    (those TEST names, if given; qemu_fdp's VM also
+#                    reports bench_real)
 #   OBJ, SELFTESTS   the kernel build and the kselftests (scripts/lib.sh)
 #   RESULTS          results folder (default build/test-results)
 #   GUEST_ONLY=1     skip 1. and 2.; the manifest check then leaves out the
@@ -173,7 +176,9 @@ if { [ -z "$T" ] && [ "${GUEST_ONLY:-0}" != 1 ]; } || [ "$sel" = qemu-fdp ]; the
 	rc=$?
 	# The guest's own status, or else the script's (QEMU did not build...).
 	[ -f "$res/qemu-fdp/qemu-fdp.rc" ] || { mkdir -p "$res/qemu-fdp"; echo $rc > "$res/qemu-fdp/qemu-fdp.rc"; }
-	files+=("$res/qemu-fdp/qemu-fdp.tap")
+	# The same VM runs the device benchmark's real-SSD path on a third
+	# controller (scripts/guest/bench-real.sh).
+	files+=("$res/qemu-fdp/qemu-fdp.tap" "$res/qemu-fdp/bench_real.tap")
 	"$ROOT/scripts/kernel-log-check.sh" "$res/qemu-fdp" qemu-fdp \
 		> "$res/kernel-qemu-fdp.tap"
 	echo $? > "$res/kernel-qemu-fdp.rc"
@@ -187,18 +192,19 @@ if [ -n "$T" ]; then
 	# file alone. None listed, or none reported, still fails.
 	manifest=(-m "$res/manifest")
 	awk -F'\t' -v s="$sel" -v t="$sel_test" '/^[ \t]*(#|$)/ { print; next }
-		$1 == s && (t == "" || $2 == t || index($2, t ".") == 1 ||
+		($1 == s || s == "qemu-fdp" && $1 == "bench_real") &&
+		(t == "" || $2 == t || index($2, t ".") == 1 ||
 			substr($2, length($2) - length(t)) == "." t)' \
 		"$manifest_file" > "$res/manifest"
 	case $sel in
 	kunit) checked=("$res/vm/guest/kunit.ktap") ;;
-	qemu-fdp) checked=("$res/qemu-fdp/qemu-fdp.tap") ;;
+	qemu-fdp) checked=("$res/qemu-fdp/qemu-fdp.tap" "$res/qemu-fdp/bench_real.tap") ;;
 	*) checked=("$res/vm/guest/$sel.tap") ;;
 	esac
 elif [ "${GUEST_ONLY:-0}" = 1 ]; then
 	# Only what the VM reports: not the series check, not the host tests.
 	manifest=(-m "$res/manifest")
-	skip="series qemu-fdp kernel-qemu-fdp"
+	skip="series qemu-fdp bench_real kernel-qemu-fdp"
 	for a in $HOST_AWKS; do
 		for t in "$ROOT"/tests/host/*.sh; do skip+=" $(host_suite "$t" "$a")"; done
 	done

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Inside the VM of scripts/test-qemu-fdp.sh: run the test against QEMU's FDP
-# device, then record nvme-cli's reading of the same device after the
-# test's writes.
+# device, record nvme-cli's reading of the same device after the test's
+# writes, then run the device benchmark's path for a real SSD
+# (scripts/guest/bench-real.sh: bench_real.tap, and its exit status in
+# bench_real.rc; the summary counts its failures).
 #
 #   qemu-fdp.sh BIN      BIN: the compiled tests/qemu-fdp/qemu_fdp_test
 # Writes into the current directory (vm.sh: /mnt/results) qemu-fdp.tap, the
@@ -9,7 +11,8 @@
 # serial and max_write_streams, and nvme fdp configs, usage, stats, events
 # and status of the controller with serial qemu-fdp; and the kernel log in
 # three parts for scripts/kernel-log-check.sh (dmesg-boot.log,
-# dmesg-qemu-fdp.log, dmesg-end.log). Exit status: the test's.
+# dmesg-qemu-fdp.log, dmesg-end.log: the last has bench-real.sh's).
+# Exit status: the test's.
 set -u
 [ $# = 1 ] || { echo "usage: qemu-fdp.sh BIN" >&2; exit 2; }
 dmesg --notime -c > dmesg-boot.log 2>&1
@@ -31,5 +34,8 @@ cat qemu-fdp.tap
 	echo "== nvme fdp status $dev"
 	nvme fdp status "$dev"
 } > nvme-cli.txt 2>&1
+bash "$(dirname "$0")/bench-real.sh" > bench_real.tap 2>&1
+echo $? > bench_real.rc
+cat bench_real.tap
 dmesg --notime -c > dmesg-end.log 2>&1
 exit $rc

@@ -25,7 +25,8 @@
  * reclaim group, whose namespace lists the handles in reverse order
  * (placement handle h is reclaim unit handle NR_RUH - 1 - h, so that a
  * host confusing the two is caught); and serial "qemu-plain", without FDP,
- * the device without directives.
+ * the device without directives. (A third, serial "qemu-bench", in an FDP
+ * subsystem of its own, is scripts/guest/bench-real.sh's, after this test.)
  *
  * The host must offer the placement handles as write streams, stream s on
  * placement handle s - 1; an io_uring write with sqe->write_stream = s
