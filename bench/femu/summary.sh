@@ -36,20 +36,14 @@ kernels=$(awk -F'\t' 'NR > 1 && !s[$4]++ { print $4 }' "$tsv" | tr '\n' ' ')
 # bench/femu/real.sh's table: a real SSD, OP "-" (its own, unknown).
 real=0
 [ "$(cut -d' ' -f1 "$dir/$name.cells" | sort -u)" = - ] && real=1
+device="FEMU's FDP SSD" fresh="fresh device, fresh boot each"
+[ $real = 0 ] || device="a real FDP SSD" fresh="the namespace filled anew each"
 {
-	if [ $real = 1 ]; then
-		echo "# Write amplification on a real FDP SSD"
-		echo
-		echo "Raw runs: \`$name.tsv\`. WAF = media bytes / host bytes (FDP"
-		echo "statistics log 22h) of the measured part; mean ± sample standard"
-		echo "deviation [min-max] over n runs (the namespace filled anew each)."
-	else
-		echo "# Write amplification on FEMU's FDP SSD"
-		echo
-		echo "Raw runs: \`$name.tsv\`. WAF = media bytes / host bytes (FDP"
-		echo "statistics log 22h) of the measured part; mean ± sample standard"
-		echo "deviation [min-max] over n runs (fresh device, fresh boot each)."
-	fi
+	echo "# Write amplification on $device"
+	echo
+	echo "Raw runs: \`$name.tsv\`. WAF = media bytes / host bytes (FDP"
+	echo "statistics log 22h) of the measured part; mean ± sample standard"
+	echo "deviation [min-max] over n runs ($fresh)."
 	echo "series vs base: lower or higher only where the two min-max ranges"
 	echo "do not overlap, else tie."
 	for op in $(cut -d' ' -f1 "$dir/$name.cells" | sort -un); do

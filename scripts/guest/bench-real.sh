@@ -9,7 +9,7 @@
 # with Metadata Written, and to media bytes alone what it takes for the
 # rest of a reclaim unit when it swaps one (hw/nvme/ctrl.c,
 # nvme_update_ruh(): on an I/O Management Send, or when a write fills the
-# unit). Its reclaim units here (256 MiB) are larger than all this run
+# unit). Its reclaim units here (1 GiB) are larger than all this run
 # writes (the 128 MiB namespace four times), and nothing sends I/O
 # Management, so no unit is swapped: write amplification is exactly 1, and
 # the run's row must say so.
@@ -24,7 +24,7 @@ work=$PWD/bench-real
 rm -rf "$work"
 mkdir -p "$work"
 
-# The namespace and the plain disk (no FDP) of a controller with serial $1.
+# The namespace disk of the controller with serial $1.
 disk_of() {
 	local s
 	s=$(grep -l "^$1 *$" /sys/block/nvme*/device/serial 2>/dev/null | head -n1)

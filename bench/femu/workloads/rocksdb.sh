@@ -8,8 +8,7 @@
 # system of long-lived data; data and WAL synced as written. A
 # compaction holds its inputs and outputs at once, and obsolete files
 # wait for deletion: the database needs room for twice its data and
-# more, which the file system keeps (at twice the keys beside a quarter,
-# some runs ended with ENOSPC).
+# more, which the file system keeps.
 #   rocksdb.sh DEV BYTES
 . "$(dirname "$0")/lib.sh"
 ext4_up
