@@ -93,7 +93,13 @@ if [ -z "$T" ] && [ "${GUEST_ONLY:-0}" != 1 ]; then
 	# each, gawk's suites named NAME-gawk.
 	log "host tests"
 	for a in $HOST_AWKS; do
-		path=$(command -v "$a") || die "no $a: make deps installs it"
+		if ! path=$(command -v "$a"); then
+			# Counted, not fatal: the run still ends with its count line.
+			log "no $a: make deps installs it"
+			printf '1..1\nnot ok 1 - %s is installed # make deps installs it\n' \
+				"$a" > "$res/host/awk-$a.tap"
+			continue
+		fi
 		mkdir -p "$res/host/awk-$a"
 		ln -sf "$path" "$res/host/awk-$a/awk"
 		for t in "$ROOT"/tests/host/*.sh; do

@@ -156,11 +156,14 @@ report() {	# NAME H0 M0 T0 H1 M1 T1
 	echo "$1.secs $(echo "$7 - $4" | bc)"
 	echo "$1.waf $(echo "scale=3; ($6 - $3) / ($5 - $2)" | bc)"
 }
-# The workload runs once, for (WARM + MEASURE) device capacities of host
-# writes; the statistics are read every half second, and the first reading
-# past WARM capacities starts the measured part, which ends when the
-# workload has ended and its writes are synced. A workload that keeps
-# state (a file system, a database) thus stays in one steady run.
+# The workload runs once, for WARM + MEASURE device capacities of host
+# writes and a quarter more; the statistics are read every half second,
+# and the first reading past WARM capacities starts the measured part,
+# which ends when the workload has ended and its writes are synced. The
+# quarter covers what the workload wrote past WARM before that reading,
+# so the measured part is MEASURE capacities at least, or the run fails.
+# A workload that keeps state (a file system, a database) thus stays in
+# one steady run.
 {
 	echo "workload $WL"
 	echo "capacity_bytes $CAP"
@@ -181,7 +184,7 @@ report() {	# NAME H0 M0 T0 H1 M1 T1
 		--ioengine=io_uring --iodepth=8 --size=100% --output=/dev/null
 	read -r h0 m0 < <(fdp_stats)
 	t0=$(now)
-	"$wl" "$DEV" $(((WARM + MEASURE) * CAP)) > workload.log 2>&1 &
+	"$wl" "$DEV" $(((WARM + MEASURE) * CAP + CAP / 4)) > workload.log 2>&1 &
 	pid=$!
 	h1="" m1="" t1=""
 	while kill -0 $pid 2>/dev/null; do
@@ -209,6 +212,10 @@ report() {	# NAME H0 M0 T0 H1 M1 T1
 		exit 1
 	fi
 	[ -n "$h1" ] || { echo "workload_short: ended before $WARM capacities" >&2; exit 1; }
+	[ $((h2 - h1)) -ge $((MEASURE * CAP)) ] || {
+		echo "workload_short: measured $((h2 - h1)) bytes, under $MEASURE capacities" >&2
+		exit 1
+	}
 	if [ "${TRACE:-0}" = 1 ]; then
 		echo 0 > $T/events/block/block_rq_hints/enable
 		cp $T/trace trace.raw

@@ -91,16 +91,16 @@ ok=0
 	[ "$k" = smoke ] && ok=1
 result "records_one_row_per_run" $ok "table:" "$(cat "$tsv" 2>/dev/null)"
 
-# guest.sh's plan: a fill, then the workload writes three capacities, of
-# which the part after the first capacity (and the half second it takes
-# to notice it) is measured.
+# Steady state as the benchmark defines it: the device filled, then a
+# capacity of the workload's writes before the measured part, which is
+# two capacities at least.
 read -r h0 m0 <<<"$before"
 read -r h1 m1 <<<"$after"
 cap=$(($(cat "/sys/block/${dev#/dev/}/size") * 512))
 ok=0
-[ -n "$host" ] && [ $((h1 - h0)) -ge $((4 * cap)) ] &&
-	[ "$host" -gt "$cap" ] && [ "$host" -le $((h1 - h0 - 2 * cap)) ] && ok=1
-result "measures_after_a_fill_and_a_capacity_of_warm_up" $ok \
+[ -n "$host" ] && [ "$host" -ge $((2 * cap)) ] &&
+	[ "$host" -le $((h1 - h0 - 2 * cap)) ] && ok=1
+result "measures_two_capacities_after_a_fill_and_a_warm_up" $ok \
 	"capacity $cap, measured host bytes '$host', device host bytes $h0 -> $h1"
 
 ok=0
