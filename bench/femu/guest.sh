@@ -207,7 +207,7 @@ report() {	# NAME H0 M0 T0 H1 M1 T1
 		# and a device error look alike to the application.
 		echo "workload_failed $rc"
 		tail -n 20 workload.log >&2
-		df -k /mnt/femu >&2 || true
+		df -k "$DEV" >&2 || true	# the file system mounted from it
 		dmesg --notime > dmesg-end.log 2>&1 || true
 		exit 1
 	fi
